@@ -1,0 +1,81 @@
+package seald
+
+import (
+	"context"
+	"time"
+)
+
+// Networks a record can be anchored on. EOS is served through EOS EVM, so both are EVM chains to seald: a
+// network is a name, an RPC endpoint, a key and a deployed SealRegistry contract.
+const (
+	NetworkPolygon = "POLYGON"
+	NetworkEOS     = "EOS"
+)
+
+// Chain describes where a network's anchors live, for proof bundles and explorer links.
+type Chain struct {
+	Network  string // POLYGON or EOS
+	ChainID  string // decimal EIP-155 chain id
+	Contract string // 0x-prefixed checksummed address of the SealRegistry contract
+}
+
+// BatchRequest asks an Anchorer for the signed transaction that anchors one batch.
+type BatchRequest struct {
+	// FirstTokenID is the id the contract gives the batch's first token; leaf i gets FirstTokenID+i.
+	FirstTokenID uint64
+	// Hashes are the records' content hashes (SHA-256 of the canonical data), in leaf order.
+	Hashes [][32]byte
+	// Nonce, when not nil, reuses that nonce: the new transaction replaces an earlier one that is stuck.
+	Nonce *uint64
+	// Attempt counts replacements; each raises the fees over the previous transaction's.
+	Attempt int
+}
+
+// BatchTx is a signed, not yet sent, anchoring transaction with the Merkle tree it commits to.
+type BatchTx struct {
+	Root   string     // 0x-prefixed Merkle root
+	Proofs [][]string // Proofs[i] is the Merkle path of leaf i, each node 0x-prefixed hex, leaf to root
+	Nonce  uint64
+	TxHash string // 0x-prefixed
+	RawTx  []byte // the signed transaction as sent on the wire
+}
+
+// Receipt tells where a transaction was included.
+type Receipt struct {
+	TxHash      string
+	BlockNumber uint64
+	BlockHash   string
+}
+
+// Anchorer writes and reads anchors on one EVM network. The embedded default is an in-process go-ethereum
+// chain persisted in the data dir; the production adapter speaks JSON-RPC to any EVM node (package evm).
+//
+// seald's anchor leader is the only caller that signs for a network, so an Anchorer may keep its nonce in
+// memory, starting from the chain's pending nonce.
+type Anchorer interface {
+	// Chain describes the network, chain id and contract.
+	Chain() Chain
+	// NextTokenID returns the token id the contract will give the next minted token.
+	NextTokenID(ctx context.Context) (uint64, error)
+	// BuildBatch computes the batch's Merkle tree and signs the transaction that anchors its root and mints
+	// len(Hashes) consecutive tokens from FirstTokenID. Nothing is sent. The contract refuses the transaction
+	// if FirstTokenID is not its next token id, so a batch can never be minted twice.
+	BuildBatch(ctx context.Context, req BatchRequest) (*BatchTx, error)
+	// Send broadcasts a signed transaction. Sending one the node already knows, or one already mined, is not
+	// an error.
+	Send(ctx context.Context, rawTx []byte) error
+	// Receipt returns where the transaction was included once it has the configured confirmations, nil and
+	// no error while it is unknown, pending or not yet confirmed, and a Permanent error if it reverted.
+	Receipt(ctx context.Context, txHash string) (*Receipt, error)
+	// Revoke marks a token revoked on chain and waits for the transaction's inclusion. Revoking a token
+	// that is already revoked succeeds.
+	Revoke(ctx context.Context, tokenID uint64) (txHash string, err error)
+	// IsRevoked reads a token's revocation from the chain.
+	IsRevoked(ctx context.Context, tokenID uint64) (bool, error)
+}
+
+// AnchorPolicy says when a batch closes.
+type AnchorPolicy struct {
+	MaxRecords int           // close at this many records (default 1,024)
+	MaxWait    time.Duration // or this long after the oldest waiting record was stored (default 2 s)
+}

@@ -1,0 +1,105 @@
+// Package seald is the domain of the seald service: the types it keeps (businesses, projects, keys, records,
+// batches, jobs), its errors, the interfaces that the technology packages implement (Store, BlobStore,
+// Anchorer, Mailer), and the one Service that holds every business rule. It imports no adapter.
+package seald
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. Each maps to exactly one HTTP status in package httpapi; the mapping lives there only.
+const (
+	EINVALID      = "invalid"      // the caller's input is malformed or breaks a rule (400)
+	EUNAUTHORIZED = "unauthorized" // missing, unknown or mismatched credentials (401)
+	ENOTFOUND     = "not_found"    // nothing visible to the caller under that identifier (404)
+	ECONFLICT     = "conflict"     // the change is not allowed from the current state (409)
+	ETOOLARGE     = "too_large"    // a body or value over its limit (413)
+	EUNSUPPORTED  = "unsupported"  // an unsupported media type (415)
+	ERATELIMIT    = "rate_limited" // over the caller's rate limit (429)
+	EUNAVAILABLE  = "unavailable"  // a dependency is down; the caller may retry (503)
+	EINTERNAL     = "internal"     // anything else; never shown to a caller in detail (500)
+)
+
+// Error is the one error type of seald. Code says what kind of failure it is, Message is safe to show to an
+// API caller, Op names the operation for logs, and Err keeps the cause.
+type Error struct {
+	Code    string
+	Op      string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	var s string
+	if e.Op != "" {
+		s = e.Op + ": "
+	}
+	if e.Message != "" {
+		s += e.Message
+	} else if e.Code != "" {
+		s += e.Code
+	}
+	if e.Err != nil {
+		if s != "" {
+			s += ": "
+		}
+		s += e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with the code and a formatted message meant for the caller.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for any other non-nil error and ""
+// for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) && e.Code != "" {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the caller-safe message of err: the Message of its first *Error, or a generic text for
+// internal errors so that no internal detail leaks.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) && e.Code != EINTERNAL && e.Message != "" {
+		return e.Message
+	}
+	return "internal error"
+}
+
+// permanentError marks a failure that retrying cannot mend (a rejected address, a reverted transaction).
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string { return p.err.Error() }
+func (p permanentError) Unwrap() error { return p.err }
+
+// Permanent wraps err so that the pipeline fails the step at once instead of retrying it. Adapters use it for
+// faults that retrying cannot mend; every other error a step returns is retried with backoff.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return permanentError{err}
+}
+
+// IsPermanent reports whether err (or its cause) was marked with Permanent.
+func IsPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
+}

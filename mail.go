@@ -1,0 +1,24 @@
+package seald
+
+import "context"
+
+// Mail is one notification message of a record. The Mailer adds From, Date and the Message-ID.
+type Mail struct {
+	Reference        string   // the record's reference; the Message-ID is derived from it
+	To               []string // at least one address
+	Cc               []string
+	Subject          string
+	Body             string // plain text, or HTML when HTML is true
+	HTML             bool
+	Hash             string // appended to the body with the reference and the link
+	VerificationLink string
+}
+
+// Mailer sends notification e-mail. The embedded default writes each message as an .eml file into an outbox
+// directory; the production adapter speaks SMTP.
+//
+// Send returns the Message-ID it used. Errors that retrying cannot mend (a 5xx rejection) are wrapped with
+// Permanent; every other error is retried by the pipeline.
+type Mailer interface {
+	Send(ctx context.Context, m *Mail) (messageID string, err error)
+}
