@@ -1,0 +1,110 @@
+package seald
+
+import "time"
+
+// State is where a record is in its pipeline (the `state` of the status record).
+type State string
+
+// Pipeline states, in order; FAILED ends a pipeline whose step failed for good.
+const (
+	StatePending         State = "PENDING"
+	StateIPFSStored      State = "IPFS_STORED"
+	StateAnchorSubmitted State = "ANCHOR_SUBMITTED"
+	StateAnchored        State = "ANCHORED"
+	StateEmailSent       State = "EMAIL_SENT"
+	StateCompleted       State = "COMPLETED"
+	StateFailed          State = "FAILED"
+)
+
+// Status is the owner-controlled standing of a record.
+type Status string
+
+// Record statuses. ACTIVE and SUSPENDED may be swapped; REVOKED is final.
+const (
+	StatusActive    Status = "ACTIVE"
+	StatusSuspended Status = "SUSPENDED"
+	StatusRevoked   Status = "REVOKED"
+)
+
+// Error types of the status record; empty when there is no error.
+const (
+	ErrorTypeValidation = "VALIDATION_ERROR"
+	ErrorTypeIPFS       = "IPFS_ERROR"
+	ErrorTypeBlockchain = "BLOCKCHAIN_ERROR"
+	ErrorTypeEmail      = "EMAIL_ERROR"
+	ErrorTypeInternal   = "INTERNAL_ERROR"
+)
+
+// Pipelines.
+const (
+	PipelinePolygon = "ipfs/sm-polygon/email"
+	PipelineEOS     = "ipfs/sm-eos/email"
+	PipelineOVI     = "ovi"
+)
+
+// Reference prefixes.
+const (
+	PrefixAuthentication = "D-"
+	PrefixGenerator      = "I-"
+)
+
+// MailRequest is what the caller asked to be sent when the record is sealed.
+type MailRequest struct {
+	To      []string `json:"to"`
+	Cc      []string `json:"cc,omitempty"`
+	Subject string   `json:"subject"`
+	Body    string   `json:"body"`
+	HTML    bool     `json:"html"`
+}
+
+// Record is one sealed JSON object and everything the pipeline learned about it.
+type Record struct {
+	Reference  string
+	Pipeline   string
+	BusinessID string // public ids of the owner
+	ProjectID  string
+	Network    string
+	Hash       string // lowercase hex SHA-256 of the canonical data
+	MimeType   string
+	Privacy    Privacy
+	Status     Status
+	State      State
+
+	ErrorType    string
+	ErrorMessage string // empty when there is no error
+
+	CID           string
+	EncryptedFile string // ipfs://{cid}
+
+	TokenID    uint64 // 0 until anchored (token ids start at 1)
+	BatchID    int64
+	MerklePath []string
+	// RevokedOnChain is set when a revocation transaction for the token has been included.
+	RevokedOnChain bool
+
+	IsEmail      bool
+	IsEncrypted  bool
+	IsSigned     bool
+	HasPassword  bool
+	Downloadable bool
+	PasswordHash string // an encoded scrypt hash; empty without a password
+
+	Mail      *MailRequest // nil when no e-mail is sent
+	MessageID string       // the Message-ID of the sent notification
+	OVI       string       // the encrypted reference, for generator records or when asked for
+	Signature string       // base64 Ed25519 signature of the proof digest, once signed
+
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// StatusChange is one entry of a record's append-only audit trail.
+type StatusChange struct {
+	ID        int64
+	Reference string
+	From      Status
+	To        Status
+	Actor     string // the key id or "cli"
+	Reason    string
+	At        time.Time
+}

@@ -1,0 +1,150 @@
+package seald
+
+import (
+	"context"
+	"time"
+)
+
+// Job kinds of the pipeline. Anchoring is not a job: the anchor leader of each network takes the records
+// waiting in IPFS_STORED in batches.
+const (
+	JobStore  = "store"  // encrypt the canonical data, put it into IPFS
+	JobNotify = "notify" // send the e-mail
+	JobFinish = "finish" // sign the proof digest, mark COMPLETED
+	JobRevoke = "revoke" // record a revocation on the chain
+)
+
+// Job is one durable step of a record's pipeline. It is stored in the same transaction as the change that
+// makes it due, claimed with a lease, and deleted in the same transaction as the change it makes.
+type Job struct {
+	ID          int64
+	Kind        string
+	Reference   string
+	Attempts    int       // failed runs so far
+	RunAt       time.Time // not before
+	LeasedUntil time.Time // zero when unclaimed
+	LastError   string
+}
+
+// BatchState is where an anchoring batch is.
+type BatchState string
+
+// Batch states: the signed transaction is saved before it is sent (SIGNED), then SENT, then CONFIRMED once
+// included with the configured confirmations.
+const (
+	BatchSigned    BatchState = "SIGNED"
+	BatchSent      BatchState = "SENT"
+	BatchConfirmed BatchState = "CONFIRMED"
+)
+
+// Batch is one anchoring transaction and the consecutive token ids it mints.
+type Batch struct {
+	ID           int64
+	Network      string
+	FirstTokenID uint64
+	Count        int
+	Root         string
+	Nonce        uint64
+	TxHash       string   // the latest signed transaction
+	TxHashes     []string // every transaction signed for this batch, the latest last (replacements)
+	RawTx        []byte
+	Attempt      int
+	State        BatchState
+	BlockNumber  uint64
+	BlockHash    string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// BatchEntry places one record in a batch.
+type BatchEntry struct {
+	Reference  string
+	TokenID    uint64
+	MerklePath []string
+}
+
+// Lock is a lease on a named role (the anchor leader of a network) held by one process.
+type Lock interface {
+	// Lost is closed when the lock is no longer held (its connection died).
+	Lost() <-chan struct{}
+	// Release gives the lock up.
+	Release()
+}
+
+// Store persists seald's state. Implementations (package sqlite, package postgres) only persist: every rule
+// lives in Service and Pipeline. Methods that change several rows do it in one transaction. Lookups of
+// something absent return an *Error with code ENOTFOUND.
+type Store interface {
+	// CreateBusiness inserts a business, its first project and the given keys in one transaction.
+	CreateBusiness(ctx context.Context, b *Business, p *Project, keys ...*Key) error
+	// CreateProject inserts a project of an existing business and its keys in one transaction.
+	CreateProject(ctx context.Context, p *Project, keys ...*Key) error
+	BusinessByName(ctx context.Context, name string) (*Business, error)
+	Business(ctx context.Context, businessID string) (*Business, error)
+	Project(ctx context.Context, projectID string) (*Project, error)
+	// CountBusinesses is used at first start to create the default tenant.
+	CountBusinesses(ctx context.Context) (int, error)
+
+	// CreateKey inserts a key; UpdateKey saves its expiry, revocation and sealed secret.
+	CreateKey(ctx context.Context, k *Key) error
+	UpdateKey(ctx context.Context, k *Key) error
+	Key(ctx context.Context, id string) (*Key, error)
+	KeyByDigest(ctx context.Context, digest string) (*Key, error)
+	// Keys lists the keys of a business (all of them when businessID is empty).
+	Keys(ctx context.Context, businessID string) ([]*Key, error)
+
+	// CreateRecord inserts a record, its canonical payload (kept until the store step has put it into IPFS)
+	// and its first jobs in one transaction. A reference that exists is ECONFLICT.
+	CreateRecord(ctx context.Context, r *Record, payload []byte, jobs ...*Job) error
+	Record(ctx context.Context, reference string) (*Record, error)
+	// RecordsByHash returns the records of a hash, newest first.
+	RecordsByHash(ctx context.Context, hash string) ([]*Record, error)
+	RecordByCID(ctx context.Context, cid string) (*Record, error)
+	RecordByToken(ctx context.Context, network string, tokenID uint64) (*Record, error)
+	// Payload returns the canonical data kept for the store step; ENOTFOUND once it has been dropped.
+	Payload(ctx context.Context, reference string) ([]byte, error)
+
+	// ClaimJobs leases up to limit due jobs of the given kinds until now+lease and returns them. Several
+	// processes may claim at once; a job is given to one of them.
+	ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*Job, error)
+	// CompleteJob, in one transaction: saves the record, drops its payload when dropPayload, deletes the job
+	// and inserts the next jobs.
+	CompleteJob(ctx context.Context, j *Job, r *Record, dropPayload bool, next ...*Job) error
+	// RetryJob saves the job's attempts, last error and next run, releases its lease, and sets the record's
+	// error type and message, in one transaction.
+	RetryJob(ctx context.Context, j *Job, errorType, errorMessage string) error
+	// FailJob deletes the job and sets the record's state (FAILED, or another when a failed step must not
+	// unseal the record), error type and message, in one transaction.
+	FailJob(ctx context.Context, j *Job, state State, errorType, errorMessage string) error
+	// ReleaseLeases frees every job lease (at the start of the only process on an embedded store).
+	ReleaseLeases(ctx context.Context) error
+	// CountJobs counts the jobs of each kind, for metrics and tests.
+	CountJobs(ctx context.Context) (map[string]int, error)
+
+	// AnchorQueue returns up to limit records of a network waiting in IPFS_STORED, oldest first.
+	AnchorQueue(ctx context.Context, network string, limit int) ([]*Record, error)
+	// NextTokenID returns the token id after the last one any batch of the network holds (1 when none).
+	NextTokenID(ctx context.Context, network string) (uint64, error)
+	// CreateBatch saves a signed batch and places its records (state ANCHOR_SUBMITTED) in one transaction.
+	// It fails with ECONFLICT if any record is no longer waiting in IPFS_STORED.
+	CreateBatch(ctx context.Context, b *Batch, entries []BatchEntry, now time.Time) error
+	// UpdateBatch saves a batch's state, transaction and block.
+	UpdateBatch(ctx context.Context, b *Batch) error
+	// ConfirmBatch marks the batch CONFIRMED, its records ANCHORED (clearing their errors), and inserts the
+	// next job of each record, in one transaction.
+	ConfirmBatch(ctx context.Context, b *Batch, next []*Job, now time.Time) error
+	// OpenBatches returns the batches of a network that are not CONFIRMED, oldest first.
+	OpenBatches(ctx context.Context, network string) ([]*Batch, error)
+	Batch(ctx context.Context, id int64) (*Batch, error)
+	// SetAnchorError records a chain fault on the records of a batch or queue (state unchanged).
+	SetAnchorError(ctx context.Context, references []string, errorType, errorMessage string, now time.Time) error
+
+	// ChangeStatus moves a record from status from to c.To, appends c to the audit trail and inserts jobs,
+	// in one transaction; ECONFLICT if the record's status is no longer from.
+	ChangeStatus(ctx context.Context, c *StatusChange, from Status, jobs ...*Job) error
+	AuditTrail(ctx context.Context, reference string) ([]*StatusChange, error)
+
+	// TryLock takes the named lock if no other process holds it; nil and no error when another does.
+	TryLock(ctx context.Context, name string) (Lock, error)
+	Close() error
+}
