@@ -34,6 +34,7 @@ type BatchRequest struct {
 // BatchTx is a signed, not yet sent, anchoring transaction with the Merkle tree it commits to.
 type BatchTx struct {
 	Root   string     // 0x-prefixed Merkle root
+	Leaves []string   // Leaves[i] is the 0x-prefixed leaf of Hashes[i] (binding FirstTokenID+i and the hash)
 	Proofs [][]string // Proofs[i] is the Merkle path of leaf i, each node 0x-prefixed hex, leaf to root
 	Nonce  uint64
 	TxHash string // 0x-prefixed

@@ -78,7 +78,8 @@ type Record struct {
 
 	TokenID    uint64 // 0 until anchored (token ids start at 1)
 	BatchID    int64
-	MerklePath []string
+	Leaf       string   // 0x hex Merkle leaf binding token id and hash
+	MerklePath []string // 0x hex nodes, leaf to root
 	// RevokedOnChain is set when a revocation transaction for the token has been included.
 	RevokedOnChain bool
 

@@ -60,6 +60,7 @@ type Batch struct {
 type BatchEntry struct {
 	Reference  string
 	TokenID    uint64
+	Leaf       string
 	MerklePath []string
 }
 
