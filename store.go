@@ -11,8 +11,12 @@ const (
 	JobStore  = "store"  // encrypt the canonical data, put it into IPFS
 	JobNotify = "notify" // send the e-mail
 	JobFinish = "finish" // sign the proof digest, mark COMPLETED
-	JobRevoke = "revoke" // record a revocation on the chain
+	JobRevoke = "revoke" // record a revocation on the chain; the kind is "revoke:" + network (RevokeJob)
 )
+
+// RevokeJob is the kind of the revocation jobs of a network. They are run by that network's anchor leader,
+// the only process that signs for it, so that revocations and batches never race for a nonce.
+func RevokeJob(network string) string { return JobRevoke + ":" + network }
 
 // Job is one durable step of a record's pipeline. It is stored in the same transaction as the change that
 // makes it due, claimed with a lease, and deleted in the same transaction as the change it makes.
@@ -131,14 +135,20 @@ type Store interface {
 	CreateBatch(ctx context.Context, b *Batch, entries []BatchEntry, now time.Time) error
 	// UpdateBatch saves a batch's state, transaction and block.
 	UpdateBatch(ctx context.Context, b *Batch) error
-	// ConfirmBatch marks the batch CONFIRMED, its records ANCHORED (clearing their errors), and inserts the
-	// next job of each record, in one transaction.
-	ConfirmBatch(ctx context.Context, b *Batch, next []*Job, now time.Time) error
+	// ConfirmBatch saves the batch as CONFIRMED (with its block and transaction), marks its records ANCHORED
+	// (clearing their errors), and inserts one job of kind nextKind (due now) for each of them, in one
+	// transaction.
+	ConfirmBatch(ctx context.Context, b *Batch, nextKind string, now time.Time) error
 	// OpenBatches returns the batches of a network that are not CONFIRMED, oldest first.
 	OpenBatches(ctx context.Context, network string) ([]*Batch, error)
 	Batch(ctx context.Context, id int64) (*Batch, error)
-	// SetAnchorError records a chain fault on the records of a batch or queue (state unchanged).
+	// BatchesFrom returns the batches of a network, in any state, that hold token ids >= tokenID, by first
+	// token id: after the chain lost its last blocks, these are re-sent.
+	BatchesFrom(ctx context.Context, network string, tokenID uint64) ([]*Batch, error)
+	// SetAnchorError records a chain fault on the given records (state unchanged).
 	SetAnchorError(ctx context.Context, references []string, errorType, errorMessage string, now time.Time) error
+	// SetBatchError records a chain fault on every record of a batch (state unchanged).
+	SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error
 
 	// ChangeStatus moves a record from status from to c.To, appends c to the audit trail and inserts jobs,
 	// in one transaction; ECONFLICT if the record's status is no longer from.

@@ -1,0 +1,163 @@
+package seald
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
+// SealRequest is a decoded authentication request. The HTTP layer has checked the members' JSON types; the
+// Service checks their meaning.
+type SealRequest struct {
+	Data    []byte // the raw JSON of the `data` member
+	Network string // POLYGON or EOS, from the path
+	To      string
+	Cc      string
+	Subject string
+	Body    string
+	IsHTML  bool
+	// Password, when not nil, protects the owner's download of the stored copy.
+	Password *string
+	// EncryptedReference asks for an encrypted_ovi of the record as well.
+	EncryptedReference bool
+}
+
+// Limits on the e-mail members, so a record cannot carry an unbounded message.
+const (
+	maxSubject  = 998 // an RFC 5322 line
+	maxBody     = 256 << 10
+	maxPassword = 1024
+)
+
+// hashData canonicalizes a `data` member and returns its canonical bytes and lowercase hex SHA-256.
+func (s *Service) hashData(data []byte) ([]byte, string, error) {
+	if len(data) == 0 {
+		return nil, "", Errorf(EINVALID, "data is required")
+	}
+	if data[0] != '{' {
+		return nil, "", Errorf(EINVALID, "data must be a JSON object")
+	}
+	canon, err := s.Canonicalize(data)
+	if err != nil {
+		return nil, "", Errorf(EINVALID, "data: %v", err)
+	}
+	sum := sha256.Sum256(canon)
+	return canon, hex.EncodeToString(sum[:]), nil
+}
+
+// Seal accepts data for authentication: it validates the request, stores the record with its first job in
+// one transaction and returns it. From then on the pipeline owns it; nothing accepted is lost.
+func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Record, error) {
+	canon, hash, err := s.hashData(req.Data)
+	if err != nil {
+		return nil, err
+	}
+	network := req.Network
+	if network == "" {
+		network = c.Project.Network
+	}
+	if _, ok := s.Chains[network]; !ok {
+		return nil, Errorf(EINVALID, "blockchain %s is not enabled on this service", network)
+	}
+	to, err := parseAddresses("to", req.To, true)
+	if err != nil {
+		return nil, err
+	}
+	cc, err := parseAddresses("cc", req.Cc, false)
+	if err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(req.Subject, "\r\n") {
+		return nil, Errorf(EINVALID, "subject must not contain CR or LF")
+	}
+	if len(req.Subject) > maxSubject {
+		return nil, Errorf(EINVALID, "subject is longer than %d bytes", maxSubject)
+	}
+	if len(req.Body) > maxBody {
+		return nil, Errorf(EINVALID, "body is longer than %d bytes", maxBody)
+	}
+	subject := req.Subject
+	if strings.TrimSpace(subject) == "" {
+		subject = DefaultSubject
+	}
+	now := s.now()
+	r := &Record{
+		Reference:    NewReference(PrefixAuthentication),
+		Pipeline:     PipelinePolygon,
+		BusinessID:   c.Business.BusinessID,
+		ProjectID:    c.Project.ProjectID,
+		Network:      network,
+		Hash:         hash,
+		MimeType:     "application/json",
+		Privacy:      c.Project.Privacy,
+		Status:       StatusActive,
+		State:        StatePending,
+		IsEmail:      true,
+		IsEncrypted:  true,
+		Downloadable: c.Project.Downloadable,
+		Mail:         &MailRequest{To: to, Cc: cc, Subject: subject, Body: req.Body, HTML: req.IsHTML},
+		CreatedAt:    now,
+		UpdatedAt:    now,
+	}
+	if network == NetworkEOS {
+		r.Pipeline = PipelineEOS
+	}
+	if req.Password != nil {
+		if *req.Password == "" || len(*req.Password) > maxPassword {
+			return nil, Errorf(EINVALID, "password must be 1 to %d bytes", maxPassword)
+		}
+		if r.PasswordHash, err = HashPassword(*req.Password); err != nil {
+			return nil, err
+		}
+		r.HasPassword = true
+	}
+	if req.EncryptedReference {
+		if r.OVI, err = s.Secrets.EncryptOVI(r.Reference, hash); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: now}); err != nil {
+		return nil, err
+	}
+	s.wake()
+	return r, nil
+}
+
+// Generate makes a generator (`ovi`) record: an I- reference, its encrypted_ovi for embedding in a document,
+// and the record itself, stored, anchored and verifiable like any other but with no e-mail.
+func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record, error) {
+	canon, hash, err := s.hashData(data)
+	if err != nil {
+		return nil, err
+	}
+	network := c.Project.Network
+	if _, ok := s.Chains[network]; !ok {
+		return nil, Errorf(EINVALID, "blockchain %s is not enabled on this service", network)
+	}
+	now := s.now()
+	r := &Record{
+		Reference:    NewReference(PrefixGenerator),
+		Pipeline:     PipelineOVI,
+		BusinessID:   c.Business.BusinessID,
+		ProjectID:    c.Project.ProjectID,
+		Network:      network,
+		Hash:         hash,
+		MimeType:     "application/json",
+		Privacy:      c.Project.Privacy,
+		Status:       StatusActive,
+		State:        StatePending,
+		IsEncrypted:  true,
+		Downloadable: c.Project.Downloadable,
+		CreatedAt:    now,
+		UpdatedAt:    now,
+	}
+	if r.OVI, err = s.Secrets.EncryptOVI(r.Reference, hash); err != nil {
+		return nil, err
+	}
+	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: now}); err != nil {
+		return nil, err
+	}
+	s.wake()
+	return r, nil
+}

@@ -1,0 +1,131 @@
+package seald
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Service holds every business rule of seald: who may call, what a valid request is, what a caller may
+// see, and which status changes are allowed. Stores only persist what it decides; the HTTP layer only
+// translates.
+type Service struct {
+	Store   Store
+	Secrets *Secrets
+	// Blobs reads stored envelopes back for owner downloads; nil when IPFS is not configured.
+	Blobs BlobStore
+	// Canonicalize returns the RFC 8785 canonical form of a JSON text (package jcs).
+	Canonicalize func(data []byte) ([]byte, error)
+	// PublicURL is the base of verification links ("https://verify.example.com").
+	PublicURL string
+	// Chains describes the networks records can be sealed on; a network absent here is refused.
+	Chains map[string]Chain
+	// Wake, when set, is called after a record is created so the pipeline picks it up at once.
+	Wake   func()
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// DefaultSubject is the e-mail subject when the caller gives none.
+const DefaultSubject = "Your data has been authenticated"
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC().Truncate(time.Millisecond)
+	}
+	return time.Now().UTC().Truncate(time.Millisecond)
+}
+
+func (s *Service) wake() {
+	if s.Wake != nil {
+		s.Wake()
+	}
+}
+
+// VerificationLink is the public page of a reference.
+func (s *Service) VerificationLink(reference string) string {
+	return strings.TrimRight(s.PublicURL, "/") + "/v/" + reference
+}
+
+// Authenticate checks the two header keys of a request and returns the calling project. Every failure is the
+// same EUNAUTHORIZED, whichever key was wrong, so that a caller cannot probe which of the two is valid.
+func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey string) (*Caller, error) {
+	if subscriptionKey == "" {
+		return nil, Errorf(EUNAUTHORIZED, "the Ocp-Apim-Subscription-Key header is required")
+	}
+	if apiKey == "" {
+		return nil, Errorf(EUNAUTHORIZED, "the Api-Key header is required")
+	}
+	denied := Errorf(EUNAUTHORIZED, "invalid subscription key or API key")
+	now := s.now()
+	sub, err := s.activeKey(ctx, subscriptionKey, KeySubscription, now)
+	if err != nil {
+		return nil, denied
+	}
+	api, err := s.activeKey(ctx, apiKey, KeyProject, now)
+	if err != nil || api.BusinessID != sub.BusinessID {
+		return nil, denied
+	}
+	p, err := s.Store.Project(ctx, api.ProjectID)
+	if err != nil {
+		return nil, internalOr(err, denied)
+	}
+	b, err := s.Store.Business(ctx, p.BusinessID)
+	if err != nil {
+		return nil, internalOr(err, denied)
+	}
+	return &Caller{Business: b, Project: p, KeyID: api.ID}, nil
+}
+
+func (s *Service) activeKey(ctx context.Context, secret string, kind KeyKind, now time.Time) (*Key, error) {
+	if len(secret) > 200 {
+		return nil, Errorf(EUNAUTHORIZED, "key too long")
+	}
+	d := KeyDigest(secret)
+	k, err := s.Store.KeyByDigest(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	if !digestEqual(k.Digest, d) || k.Kind != kind || !k.Active(now) {
+		return nil, Errorf(EUNAUTHORIZED, "key not valid")
+	}
+	return k, nil
+}
+
+// internalOr returns err when it is an internal fault (so a broken database is a 500, not a 401) and
+// otherwise the given error.
+func internalOr(err error, other error) error {
+	if ErrorCode(err) == EINTERNAL {
+		return err
+	}
+	return other
+}
+
+// visible reports whether the caller may see the record: its own business always, others only PUBLIC ones.
+func visible(c *Caller, r *Record) bool {
+	if c != nil && c.Business.BusinessID == r.BusinessID {
+		return true
+	}
+	return r.Privacy == PrivacyPublic
+}
+
+// owned returns the record if it belongs to the caller's business; to anyone else it does not exist.
+func (s *Service) owned(ctx context.Context, c *Caller, reference string) (*Record, error) {
+	if err := ParseReference(reference); err != nil {
+		return nil, err
+	}
+	r, err := s.Store.Record(ctx, reference)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil || r.BusinessID != c.Business.BusinessID {
+		return nil, Errorf(ENOTFOUND, "no record with reference %s", reference)
+	}
+	return r, nil
+}
+
+// Status returns a record's pipeline status to its owner.
+func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Record, error) {
+	return s.owned(ctx, c, reference)
+}

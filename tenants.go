@@ -1,0 +1,197 @@
+package seald
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// TenantRequest creates a project, and its business when no business of that name exists yet.
+type TenantRequest struct {
+	Business    string
+	Project     string
+	Privacy     Privacy // PUBLIC when empty
+	Network     string  // POLYGON when empty
+	Description string
+	Website     string
+	Logo        string
+}
+
+// Tenant is what creating a tenant hands the operator, once: the ids and both secrets.
+type Tenant struct {
+	Business        *Business
+	Project         *Project
+	SubscriptionKey string
+	APIKey          string
+}
+
+// CreateTenant creates a project with its API key. A business of the same name is joined, and its
+// subscription key reused (unsealed from the store with the master key); otherwise the business and its
+// subscription key are created too. All in one transaction.
+func (s *Service) CreateTenant(ctx context.Context, req TenantRequest) (*Tenant, error) {
+	name := strings.TrimSpace(req.Business)
+	if name == "" {
+		return nil, Errorf(EINVALID, "business name is required")
+	}
+	pname := strings.TrimSpace(req.Project)
+	if pname == "" {
+		return nil, Errorf(EINVALID, "project name is required")
+	}
+	privacy := req.Privacy
+	if privacy == "" {
+		privacy = PrivacyPublic
+	}
+	if privacy != PrivacyPublic && privacy != PrivacyPrivate {
+		return nil, Errorf(EINVALID, "privacy must be PUBLIC or PRIVATE")
+	}
+	network, err := ParseNetwork(req.Network)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	t := &Tenant{}
+	b, err := s.Store.BusinessByName(ctx, name)
+	switch ErrorCode(err) {
+	case "":
+		t.Business = b
+	case ENOTFOUND:
+		t.Business = &Business{
+			ID: newUUID(), BusinessID: NewID("biz_"), Name: name,
+			Description: req.Description, Website: req.Website, Logo: req.Logo, DateRegistered: now,
+		}
+	default:
+		return nil, err
+	}
+	t.Project = &Project{
+		ID: newUUID(), ProjectID: NewID("prj_"), BusinessID: t.Business.BusinessID, Name: pname,
+		Description: req.Description, Logo: req.Logo, Privacy: privacy, Network: network, Downloadable: true,
+		CreatedAt: now,
+	}
+	apiSecret, apiKey, err := NewKeySecret(KeyProject)
+	if err != nil {
+		return nil, err
+	}
+	apiKey.BusinessID, apiKey.ProjectID, apiKey.CreatedAt = t.Business.BusinessID, t.Project.ProjectID, now
+	t.APIKey = apiSecret
+	if b != nil {
+		if t.SubscriptionKey, err = s.subscriptionSecret(ctx, b.BusinessID, now); err != nil {
+			return nil, err
+		}
+		return t, s.Store.CreateProject(ctx, t.Project, apiKey)
+	}
+	subSecret, subKey, err := s.newSubscriptionKey(t.Business.BusinessID, now)
+	if err != nil {
+		return nil, err
+	}
+	t.SubscriptionKey = subSecret
+	return t, s.Store.CreateBusiness(ctx, t.Business, t.Project, subKey, apiKey)
+}
+
+func (s *Service) newSubscriptionKey(businessID string, now time.Time) (string, *Key, error) {
+	secret, k, err := NewKeySecret(KeySubscription)
+	if err != nil {
+		return "", nil, err
+	}
+	k.BusinessID, k.CreatedAt = businessID, now
+	if k.Sealed, err = s.Secrets.SealString(secret, "subscription-key"); err != nil {
+		return "", nil, err
+	}
+	return secret, k, nil
+}
+
+// subscriptionSecret returns the newest active subscription secret of a business.
+func (s *Service) subscriptionSecret(ctx context.Context, businessID string, now time.Time) (string, error) {
+	keys, err := s.Store.Keys(ctx, businessID)
+	if err != nil {
+		return "", err
+	}
+	var best *Key
+	for _, k := range keys {
+		if k.Kind == KeySubscription && k.Active(now) && k.Sealed != "" && (best == nil || k.CreatedAt.After(best.CreatedAt)) {
+			best = k
+		}
+	}
+	if best == nil {
+		return "", Errorf(ECONFLICT, "business %s has no active subscription key; issue one with `seald key issue`", businessID)
+	}
+	return s.Secrets.OpenString(best.Sealed, "subscription-key")
+}
+
+// IssueKey issues a new key: a subscription key of a business (projectID empty) or an API key of a project.
+func (s *Service) IssueKey(ctx context.Context, businessID, projectID string) (string, *Key, error) {
+	now := s.now()
+	if projectID != "" {
+		p, err := s.Store.Project(ctx, projectID)
+		if err != nil {
+			return "", nil, err
+		}
+		secret, k, err := NewKeySecret(KeyProject)
+		if err != nil {
+			return "", nil, err
+		}
+		k.BusinessID, k.ProjectID, k.CreatedAt = p.BusinessID, p.ProjectID, now
+		return secret, k, s.Store.CreateKey(ctx, k)
+	}
+	if _, err := s.Store.Business(ctx, businessID); err != nil {
+		return "", nil, err
+	}
+	secret, k, err := s.newSubscriptionKey(businessID, now)
+	if err != nil {
+		return "", nil, err
+	}
+	return secret, k, s.Store.CreateKey(ctx, k)
+}
+
+// RotateKey issues a successor of a key of the same kind and owner; the old key keeps working for overlap
+// (zero revokes it at once), so clients can switch without an outage.
+func (s *Service) RotateKey(ctx context.Context, keyID string, overlap time.Duration) (string, *Key, error) {
+	old, err := s.Store.Key(ctx, keyID)
+	if err != nil {
+		return "", nil, err
+	}
+	now := s.now()
+	if !old.Active(now) {
+		return "", nil, Errorf(EINVALID, "key %s is no longer active", keyID)
+	}
+	if overlap < 0 {
+		return "", nil, Errorf(EINVALID, "overlap must not be negative")
+	}
+	secret, k, err := s.IssueKey(ctx, old.BusinessID, old.ProjectID)
+	if err != nil {
+		return "", nil, err
+	}
+	exp := now.Add(overlap)
+	if overlap == 0 {
+		old.RevokedAt = &now
+	} else {
+		old.ExpiresAt = &exp
+	}
+	return secret, k, s.Store.UpdateKey(ctx, old)
+}
+
+// RevokeKey revokes a key at once.
+func (s *Service) RevokeKey(ctx context.Context, keyID string) (*Key, error) {
+	k, err := s.Store.Key(ctx, keyID)
+	if err != nil {
+		return nil, err
+	}
+	if k.RevokedAt == nil {
+		now := s.now()
+		k.RevokedAt = &now
+		if err := s.Store.UpdateKey(ctx, k); err != nil {
+			return nil, err
+		}
+	}
+	return k, nil
+}
+
+// EnsureDefaultTenant creates a default business and project on an empty store; created is nil when the store
+// already had a business.
+func (s *Service) EnsureDefaultTenant(ctx context.Context) (*Tenant, error) {
+	n, err := s.Store.CountBusinesses(ctx)
+	if err != nil || n > 0 {
+		return nil, err
+	}
+	return s.CreateTenant(ctx, TenantRequest{Business: "Default business", Project: "Default project",
+		Description: "Created at first start"})
+}

@@ -1,0 +1,236 @@
+package seald
+
+import (
+	"context"
+	"errors"
+	"strconv"
+)
+
+// Verification is what a verification operation answers: the record and its owner.
+type Verification struct {
+	Record   *Record
+	Business *Business
+	Project  *Project
+}
+
+// Lookup names the record to verify by exactly one key.
+type Lookup struct {
+	Reference string
+	Hash      string
+	CID       string // already checked to be a well-formed CID by the caller
+	Network   string // with TokenID
+	TokenID   string // decimal
+	Data      []byte // raw JSON object, hashed canonically
+	OVI       string // an encrypted_ovi
+}
+
+// Verify finds the record a lookup names, if the caller may see it. A record that exists but is PRIVATE to
+// another business is the same ENOTFOUND as one that does not exist, so existence does not leak.
+func (s *Service) Verify(ctx context.Context, c *Caller, l Lookup) (*Verification, error) {
+	r, err := s.find(ctx, c, l)
+	if err != nil {
+		return nil, err
+	}
+	return s.verification(ctx, r)
+}
+
+func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, error) {
+	notFound := func(what, v string) error { return Errorf(ENOTFOUND, "no record with %s %s", what, v) }
+	switch {
+	case l.OVI != "":
+		ref, hash, err := s.Secrets.DecryptOVI(l.OVI)
+		if err != nil {
+			return nil, err
+		}
+		r, err := s.Store.Record(ctx, ref)
+		if ErrorCode(err) == ENOTFOUND || err == nil && (!visible(c, r) || r.Hash != hash) {
+			return nil, Errorf(ENOTFOUND, "no record for this encrypted reference")
+		}
+		return r, err
+	case l.Reference != "":
+		if err := ParseReference(l.Reference); err != nil {
+			return nil, err
+		}
+		r, err := s.Store.Record(ctx, l.Reference)
+		if ErrorCode(err) == ENOTFOUND || err == nil && !visible(c, r) {
+			return nil, notFound("reference", l.Reference)
+		}
+		return r, err
+	case l.Data != nil || l.Hash != "":
+		hash := l.Hash
+		if l.Data != nil {
+			var err error
+			if _, hash, err = s.hashData(l.Data); err != nil {
+				return nil, err
+			}
+		} else if !IsHash(hash) {
+			return nil, Errorf(EINVALID, "hash must be 64 lowercase hex digits (SHA-256)")
+		}
+		rs, err := s.Store.RecordsByHash(ctx, hash)
+		if err != nil && ErrorCode(err) != ENOTFOUND {
+			return nil, err
+		}
+		// The caller's own record first, then the newest visible one.
+		var pick *Record
+		for _, r := range rs {
+			if c != nil && r.BusinessID == c.Business.BusinessID {
+				return r, nil
+			}
+			if pick == nil && visible(c, r) {
+				pick = r
+			}
+		}
+		if pick == nil {
+			if l.Data != nil {
+				return nil, Errorf(ENOTFOUND, "no record of this data")
+			}
+			return nil, notFound("hash", hash)
+		}
+		return pick, nil
+	case l.CID != "":
+		r, err := s.Store.RecordByCID(ctx, l.CID)
+		if ErrorCode(err) == ENOTFOUND || err == nil && !visible(c, r) {
+			return nil, notFound("cid", l.CID)
+		}
+		return r, err
+	case l.TokenID != "":
+		network, err := ParseNetwork(l.Network)
+		if err != nil {
+			return nil, err
+		}
+		id, ok, err := ParseTokenID(l.TokenID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, Errorf(ENOTFOUND, "no record with token_id %s on %s", l.TokenID, network)
+		}
+		r, err := s.Store.RecordByToken(ctx, network, id)
+		if ErrorCode(err) == ENOTFOUND || err == nil && !visible(c, r) {
+			return nil, Errorf(ENOTFOUND, "no record with token_id %s on %s", l.TokenID, network)
+		}
+		return r, err
+	}
+	return nil, Errorf(EINVALID, "a reference, hash, cid, token_id or data is required")
+}
+
+func (s *Service) verification(ctx context.Context, r *Record) (*Verification, error) {
+	p, err := s.Store.Project(ctx, r.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.Store.Business(ctx, r.BusinessID)
+	if err != nil {
+		return nil, err
+	}
+	return &Verification{Record: r, Business: b, Project: p}, nil
+}
+
+// Proof returns the proof bundle of an anchored record; ENOTFOUND before it is anchored.
+func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
+	if r.TokenID == 0 || r.BatchID == 0 {
+		return nil, Errorf(ENOTFOUND, "record %s is not anchored yet", r.Reference)
+	}
+	b, err := s.Store.Batch(ctx, r.BatchID)
+	if err != nil {
+		return nil, err
+	}
+	if b.State != BatchConfirmed {
+		return nil, Errorf(ENOTFOUND, "record %s is not anchored yet", r.Reference)
+	}
+	ch := s.Chains[r.Network]
+	p := &Proof{
+		Version: ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+		ChainID: ch.ChainID, Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10),
+		Leaf: r.Leaf, MerklePath: r.MerklePath, Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber,
+	}
+	if p.MerklePath == nil {
+		p.MerklePath = []string{}
+	}
+	p.Sign(s.Secrets.Signing)
+	return p, nil
+}
+
+// SetStatus changes a record's status for its owner (c is nil for the operator's CLI, who may change any
+// record). ACTIVE and SUSPENDED swap; either may become REVOKED, which is final. Setting the status a record
+// already has changes nothing. A revocation is also sent to the chain by a job.
+func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, error) {
+	to, err := ParseStatus(status)
+	if err != nil {
+		return nil, err
+	}
+	actor := "cli"
+	if c != nil {
+		actor = c.KeyID
+	}
+	for attempt := 0; ; attempt++ {
+		var r *Record
+		if c != nil {
+			r, err = s.owned(ctx, c, reference)
+		} else if err = ParseReference(reference); err == nil {
+			r, err = s.Store.Record(ctx, reference)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == to {
+			return r, nil
+		}
+		if r.Status == StatusRevoked {
+			return nil, Errorf(EINVALID, "status: record %s is REVOKED, which is final", reference)
+		}
+		now := s.now()
+		var jobs []*Job
+		if to == StatusRevoked {
+			jobs = append(jobs, &Job{Kind: RevokeJob(r.Network), Reference: reference, RunAt: now})
+		}
+		ch := &StatusChange{Reference: reference, From: r.Status, To: to, Actor: actor, Reason: reason, At: now}
+		err = s.Store.ChangeStatus(ctx, ch, r.Status, jobs...)
+		if ErrorCode(err) == ECONFLICT && attempt < 3 {
+			continue // changed under us: read it again and decide again
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.Status, r.UpdatedAt = to, now
+		if len(jobs) > 0 {
+			s.wake()
+		}
+		return r, nil
+	}
+}
+
+// ErrWrongPassword is the EUNAUTHORIZED answer of a download whose password is missing or wrong.
+var ErrWrongPassword = Errorf(EUNAUTHORIZED, "the X-Data-Password header is missing or does not match the record's password")
+
+// Download returns the original canonical data of a record to its owner, read back from IPFS and decrypted.
+func (s *Service) Download(ctx context.Context, c *Caller, reference, password string) ([]byte, error) {
+	r, err := s.owned(ctx, c, reference)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Downloadable {
+		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
+	}
+	if r.HasPassword && !CheckPassword(r.PasswordHash, password) {
+		return nil, ErrWrongPassword
+	}
+	if r.CID == "" {
+		// Not in IPFS yet: the payload is still in the store.
+		if b, err := s.Store.Payload(ctx, reference); err == nil {
+			return b, nil
+		}
+		return nil, Errorf(ENOTFOUND, "the data of record %s is not stored yet", reference)
+	}
+	if s.Blobs == nil {
+		return nil, Errorf(EUNAVAILABLE, "IPFS is not configured")
+	}
+	env, err := s.Blobs.Get(ctx, r.CID)
+	if err != nil {
+		if ErrorCode(err) == ENOTFOUND {
+			return nil, &Error{Code: EINTERNAL, Op: "Download", Err: errors.New("stored envelope missing from IPFS")}
+		}
+		return nil, &Error{Code: EUNAVAILABLE, Message: "IPFS is not answering; try again later", Err: err}
+	}
+	return s.Secrets.OpenEnvelope(reference, env)
+}
