@@ -1,0 +1,363 @@
+package seald
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// lead runs the anchor leader of one network for as long as ctx lives: whichever process holds the
+// network's lock batches its records and signs its transactions, so only one process ever uses the
+// network's nonce. The others wait for the lock.
+func (p *Pipeline) lead(ctx context.Context, network string, a Anchorer) {
+	log := p.Logger.With("network", network)
+	for ctx.Err() == nil {
+		lock, err := p.Store.TryLock(ctx, "anchor:"+network)
+		if err != nil || lock == nil {
+			if err != nil && ctx.Err() == nil {
+				log.Error("take anchor lock", "err", err)
+			}
+			sleep(ctx, time.Second)
+			continue
+		}
+		log.Info("anchor leader")
+		err = p.anchorLoop(ctx, network, a, lock)
+		lock.Release()
+		if err != nil && ctx.Err() == nil {
+			log.Warn("anchor leader stopped; retrying", "err", err)
+			sleep(ctx, p.Retry.Base)
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// leaderState is what one leadership term remembers between rounds.
+type leaderState struct {
+	network   string
+	a         Anchorer
+	lastSend  map[int64]time.Time // when each open batch's transaction was last (re)sent
+	failures  int
+	reconcile bool // the chain has been checked for lost batches
+	// relost are confirmed batches the chain lost and that were re-sent; no new batch is built until the
+	// chain has them again.
+	relost []*Batch
+}
+
+func (p *Pipeline) anchorLoop(ctx context.Context, network string, a Anchorer, lock Lock) error {
+	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{}}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-lock.Lost():
+			return errors.New("anchor lock lost")
+		default:
+		}
+		wait, err := p.anchorRound(ctx, st)
+		if err != nil {
+			st.failures++
+			if st.failures > 1 || !errors.Is(err, errRetryNow) {
+				p.Logger.Warn("anchor round", "network", network, "err", err, "failures", st.failures)
+			}
+			wait = p.Retry.Delay(st.failures)
+		} else {
+			st.failures = 0
+		}
+		// Revocations share the leader, and its nonce.
+		p.runRevocations(ctx, network)
+		sleep(ctx, wait)
+	}
+}
+
+var errRetryNow = errors.New("retry")
+
+// anchorRound does one step of anchoring and says how long to wait before the next.
+func (p *Pipeline) anchorRound(ctx context.Context, st *leaderState) (time.Duration, error) {
+	if !st.reconcile {
+		if err := p.reconcile(ctx, st); err != nil {
+			return 0, err
+		}
+		st.reconcile = true
+	}
+	if len(st.relost) > 0 {
+		return p.awaitRelost(ctx, st)
+	}
+	open, err := p.Store.OpenBatches(ctx, st.network)
+	if err != nil {
+		return 0, err
+	}
+	if len(open) > 0 {
+		return p.progress(ctx, st, open[0])
+	}
+	queue, err := p.Store.AnchorQueue(ctx, st.network, p.Anchor.MaxRecords)
+	if err != nil {
+		return 0, err
+	}
+	if len(queue) == 0 {
+		return p.Poll, nil
+	}
+	if len(queue) < p.Anchor.MaxRecords {
+		if left := queue[0].UpdatedAt.Add(p.Anchor.MaxWait).Sub(p.now()); left > 0 {
+			return min(left, p.Poll), nil
+		}
+	}
+	return 0, p.openBatch(ctx, st, queue)
+}
+
+// reconcile runs once per leadership term, before any new batch: it re-sends every saved batch whose
+// transaction the chain does not have (the chain lost its last blocks in a crash, or the node restarted
+// with an empty pool), oldest first, with the same signed transaction and so the same token ids.
+func (p *Pipeline) reconcile(ctx context.Context, st *leaderState) error {
+	next, err := st.a.NextTokenID(ctx)
+	if err != nil {
+		p.setQueueError(ctx, st, err)
+		return err
+	}
+	lost, err := p.Store.BatchesFrom(ctx, st.network, next)
+	if err != nil {
+		return err
+	}
+	for _, b := range lost {
+		if b.FirstTokenID < next {
+			continue // already on chain: the batch straddles next only if it is mined
+		}
+		p.Logger.Info("re-sending batch the chain does not have", "network", st.network, "batch", b.ID,
+			"first_token", b.FirstTokenID, "state", b.State)
+		if err := st.a.Send(ctx, b.RawTx); err != nil {
+			p.setBatchError(ctx, b, err)
+			return err
+		}
+		st.lastSend[b.ID] = time.Now()
+		if b.State == BatchConfirmed {
+			// Its records went on through the pipeline already; only the chain must get it back.
+			st.relost = append(st.relost, b)
+		}
+	}
+	return nil
+}
+
+// awaitRelost waits for the re-sent confirmed batches to be included again, re-sending them meanwhile.
+func (p *Pipeline) awaitRelost(ctx context.Context, st *leaderState) (time.Duration, error) {
+	b := st.relost[0]
+	rc, err := st.a.Receipt(ctx, b.TxHash)
+	if err != nil {
+		return 0, err
+	}
+	if rc == nil {
+		if time.Since(st.lastSend[b.ID]) > 5*time.Second {
+			if err := st.a.Send(ctx, b.RawTx); err != nil {
+				return 0, err
+			}
+			st.lastSend[b.ID] = time.Now()
+		}
+		return min(p.Poll, 100*time.Millisecond), nil
+	}
+	b.BlockNumber, b.BlockHash, b.UpdatedAt = rc.BlockNumber, rc.BlockHash, p.now()
+	if err := p.Store.UpdateBatch(ctx, b); err != nil {
+		return 0, err
+	}
+	p.Logger.Info("lost batch included again", "network", st.network, "batch", b.ID, "block", rc.BlockNumber)
+	delete(st.lastSend, b.ID)
+	st.relost = st.relost[1:]
+	return 0, nil
+}
+
+// openBatch builds, signs and saves a batch of waiting records, then sends it. The batch and its signed
+// transaction are saved before the broadcast: after a crash the same transaction is re-sent, never a new one.
+func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Record) error {
+	first, err := st.a.NextTokenID(ctx)
+	if err != nil {
+		p.setQueueError(ctx, st, err)
+		return err
+	}
+	if stored, err := p.Store.NextTokenID(ctx, st.network); err != nil {
+		return err
+	} else if stored > first {
+		// Batches this store saved are missing on chain and reconcile did not restore them yet.
+		st.reconcile = false
+		return fmt.Errorf("the chain's next token id %d is behind the store's %d: reconciling", first, stored)
+	}
+	req := BatchRequest{FirstTokenID: first, Hashes: make([][32]byte, len(queue))}
+	for i, r := range queue {
+		h, err := decodeHash(r.Hash)
+		if err != nil {
+			return err
+		}
+		req.Hashes[i] = h
+	}
+	tx, err := st.a.BuildBatch(ctx, req)
+	if err != nil {
+		p.setQueueError(ctx, st, err)
+		return err
+	}
+	now := p.now()
+	b := &Batch{
+		Network: st.network, FirstTokenID: first, Count: len(queue), Root: tx.Root, Nonce: tx.Nonce,
+		TxHash: tx.TxHash, TxHashes: []string{tx.TxHash}, RawTx: tx.RawTx, State: BatchSigned,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	entries := make([]BatchEntry, len(queue))
+	for i, r := range queue {
+		entries[i] = BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
+	}
+	if err := p.Store.CreateBatch(ctx, b, entries, now); err != nil {
+		return err
+	}
+	p.crash(CrashAfterSign)
+	return p.send(ctx, st, b)
+}
+
+func (p *Pipeline) send(ctx context.Context, st *leaderState, b *Batch) error {
+	if err := st.a.Send(ctx, b.RawTx); err != nil {
+		p.setBatchError(ctx, b, err)
+		return err
+	}
+	st.lastSend[b.ID] = time.Now()
+	p.crash(CrashAfterBroadcast)
+	if b.State == BatchSigned {
+		b.State = BatchSent
+		b.UpdatedAt = p.now()
+		return p.Store.UpdateBatch(ctx, b)
+	}
+	return nil
+}
+
+// progress moves an open batch on: send it if it was never sent, confirm it once any of its transactions
+// is included, re-send it while it is not, and replace it with higher fees when it is stuck.
+func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (time.Duration, error) {
+	if b.State == BatchSigned {
+		return 0, p.send(ctx, st, b)
+	}
+	for i := len(b.TxHashes) - 1; i >= 0; i-- {
+		rc, err := st.a.Receipt(ctx, b.TxHashes[i])
+		if err != nil {
+			p.setBatchError(ctx, b, err)
+			return 0, err
+		}
+		if rc == nil {
+			continue
+		}
+		p.crash(CrashAfterConfirmTx)
+		b.TxHash, b.BlockNumber, b.BlockHash = rc.TxHash, rc.BlockNumber, rc.BlockHash
+		if b.TxHash == "" {
+			b.TxHash = b.TxHashes[i]
+		}
+		b.State, b.UpdatedAt = BatchConfirmed, p.now()
+		if err := p.Store.ConfirmBatch(ctx, b, JobNotify, b.UpdatedAt); err != nil {
+			return 0, err
+		}
+		delete(st.lastSend, b.ID)
+		p.Wake()
+		return 0, nil
+	}
+	if p.now().Sub(b.UpdatedAt) > p.ReplaceAfter {
+		nonce := b.Nonce
+		hashes, err := p.batchHashes(ctx, b)
+		if err != nil {
+			return 0, err
+		}
+		tx, err := st.a.BuildBatch(ctx, BatchRequest{FirstTokenID: b.FirstTokenID, Hashes: hashes, Nonce: &nonce, Attempt: b.Attempt + 1})
+		if err != nil {
+			p.setBatchError(ctx, b, err)
+			return 0, err
+		}
+		b.Attempt++
+		b.RawTx, b.TxHash = tx.RawTx, tx.TxHash
+		b.TxHashes = append(b.TxHashes, tx.TxHash)
+		b.UpdatedAt = p.now()
+		if err := p.Store.UpdateBatch(ctx, b); err != nil {
+			return 0, err
+		}
+		p.Logger.Warn("replaced stuck batch transaction", "network", st.network, "batch", b.ID, "attempt", b.Attempt, "tx", tx.TxHash)
+		return 0, p.send(ctx, st, b)
+	}
+	if time.Since(st.lastSend[b.ID]) > 5*time.Second {
+		// The node may have dropped it (a restart with an empty pool): sending it again is harmless.
+		if err := st.a.Send(ctx, b.RawTx); err != nil {
+			p.setBatchError(ctx, b, err)
+			return 0, err
+		}
+		st.lastSend[b.ID] = time.Now()
+	}
+	return min(p.Poll, 100*time.Millisecond), nil
+}
+
+// batchHashes reads the content hashes of a batch's records in token order, to rebuild its transaction.
+func (p *Pipeline) batchHashes(ctx context.Context, b *Batch) ([][32]byte, error) {
+	hashes := make([][32]byte, b.Count)
+	for i := range b.Count {
+		r, err := p.Store.RecordByToken(ctx, b.Network, b.FirstTokenID+uint64(i))
+		if err != nil {
+			return nil, err
+		}
+		if hashes[i], err = decodeHash(r.Hash); err != nil {
+			return nil, err
+		}
+	}
+	return hashes, nil
+}
+
+func (p *Pipeline) setQueueError(ctx context.Context, st *leaderState, cause error) {
+	queue, err := p.Store.AnchorQueue(ctx, st.network, p.Anchor.MaxRecords)
+	if err != nil || len(queue) == 0 {
+		return
+	}
+	refs := make([]string, len(queue))
+	for i, r := range queue {
+		refs[i] = r.Reference
+	}
+	if err := p.Store.SetAnchorError(ctx, refs, ErrorTypeBlockchain, truncate(cause.Error()), p.now()); err != nil {
+		p.Logger.Error("save anchor error", "err", err)
+	}
+}
+
+func (p *Pipeline) setBatchError(ctx context.Context, b *Batch, cause error) {
+	if err := p.Store.SetBatchError(ctx, b.ID, ErrorTypeBlockchain, truncate(cause.Error()), p.now()); err != nil {
+		p.Logger.Error("save batch error", "err", err)
+	}
+}
+
+func truncate(s string) string {
+	if len(s) > 1000 {
+		return s[:1000]
+	}
+	return s
+}
+
+// runRevocations runs the due revocation jobs of a network, on its leader.
+func (p *Pipeline) runRevocations(ctx context.Context, network string) {
+	for ctx.Err() == nil {
+		jobs, err := p.Store.ClaimJobs(ctx, []string{RevokeJob(network)}, 1, p.now(), p.Lease)
+		if err != nil || len(jobs) == 0 {
+			return
+		}
+		p.runJob(context.WithoutCancel(ctx), jobs[0])
+	}
+}
+
+func decodeHash(h string) ([32]byte, error) {
+	var out [32]byte
+	if !IsHash(h) {
+		return out, fmt.Errorf("record hash %q is not a SHA-256 hex digest", h)
+	}
+	for i := range 32 {
+		out[i] = unhex(h[2*i])<<4 | unhex(h[2*i+1])
+	}
+	return out, nil
+}
+
+func unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c - 'a' + 10
+}

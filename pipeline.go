@@ -1,0 +1,355 @@
+package seald
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// RetryPolicy says how failed steps are retried: exponential backoff from Base, doubling up to Max, with
+// ±20% jitter so that records that failed together do not retry together, until MaxAttempts failures.
+type RetryPolicy struct {
+	Base        time.Duration
+	Max         time.Duration
+	MaxAttempts int
+}
+
+// DefaultRetry retries for about an hour before a step fails for good.
+var DefaultRetry = RetryPolicy{Base: 500 * time.Millisecond, Max: 30 * time.Second, MaxAttempts: 150}
+
+// Delay returns the wait before the retry that follows the given number of failures.
+func (p RetryPolicy) Delay(failures int) time.Duration {
+	d := p.Base
+	for i := 1; i < failures && d < p.Max; i++ {
+		d *= 2
+	}
+	if d > p.Max {
+		d = p.Max
+	}
+	jitter := 0.8 + 0.4*rand.Float64()
+	return time.Duration(float64(d) * jitter)
+}
+
+// Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail)
+// and finish (sign, COMPLETED), plus revocations. Every step is idempotent and its effect is saved in the
+// same transaction that deletes its job, so a crash at any point resumes at the step that was running.
+type Pipeline struct {
+	Store     Store
+	Secrets   *Secrets
+	Blobs     BlobStore           // nil: records wait in PENDING
+	Anchorers map[string]Anchorer // by network; a missing one: records wait in IPFS_STORED
+	Mailer    Mailer              // nil: records wait in ANCHORED
+	// Link returns the verification link of a reference, for e-mails.
+	Link   func(reference string) string
+	Anchor AnchorPolicy
+	Retry  RetryPolicy
+	// Workers is the number of concurrent job runners (default 4).
+	Workers int
+	// Lease is how long a claimed job is reserved for its runner (default 2 minutes).
+	Lease time.Duration
+	// Poll is how often idle runners look for due jobs when nothing woke them (default 250 ms).
+	Poll time.Duration
+	// ReplaceAfter is how long a batch transaction may stay unconfirmed before it is replaced with higher
+	// fees (default 3 minutes).
+	ReplaceAfter time.Duration
+	// Crash, when set, is called at each crash point of the pipeline with its name; tests use it to stop the
+	// process there. Production leaves it nil.
+	Crash  func(point string)
+	Logger *slog.Logger
+	Now    func() time.Time
+
+	wakeOnce sync.Once
+	wakeCh   chan struct{}
+}
+
+// Crash points, named for the crash tests.
+const (
+	CrashAfterIPFSAdd    = "after-ipfs-add"    // the envelope is in IPFS, its CID not saved
+	CrashAfterSign       = "after-sign"        // a batch transaction is signed and saved, not sent
+	CrashAfterBroadcast  = "after-broadcast"   // the batch transaction is sent, the send not saved
+	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
+	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
+	CrashAfterRecordSave = "after-record-save" // reserved for the HTTP layer: the record is committed
+)
+
+func (p *Pipeline) crash(point string) {
+	if p.Crash != nil {
+		p.Crash(point)
+	}
+}
+
+func (p *Pipeline) init() {
+	p.wakeOnce.Do(func() {
+		p.wakeCh = make(chan struct{}, 1)
+		if p.Workers <= 0 {
+			p.Workers = 4
+		}
+		if p.Lease <= 0 {
+			p.Lease = 2 * time.Minute
+		}
+		if p.Poll <= 0 {
+			p.Poll = 250 * time.Millisecond
+		}
+		if p.ReplaceAfter <= 0 {
+			p.ReplaceAfter = 3 * time.Minute
+		}
+		if p.Retry.MaxAttempts == 0 {
+			p.Retry = DefaultRetry
+		}
+		if p.Anchor.MaxRecords <= 0 {
+			p.Anchor.MaxRecords = 1024
+		}
+		if p.Anchor.MaxWait <= 0 {
+			p.Anchor.MaxWait = 2 * time.Second
+		}
+		if p.Logger == nil {
+			p.Logger = slog.New(slog.DiscardHandler)
+		}
+	})
+}
+
+// Wake tells idle runners that a job may be due. It never blocks.
+func (p *Pipeline) Wake() {
+	p.init()
+	select {
+	case p.wakeCh <- struct{}{}:
+	default:
+	}
+}
+
+func (p *Pipeline) now() time.Time {
+	if p.Now != nil {
+		return p.Now().UTC().Truncate(time.Millisecond)
+	}
+	return time.Now().UTC().Truncate(time.Millisecond)
+}
+
+// Run runs the job runners and anchor leaders until ctx is done, then waits for the steps in flight to
+// finish. It returns nil on cancellation.
+func (p *Pipeline) Run(ctx context.Context) error {
+	p.init()
+	var wg sync.WaitGroup
+	for network, a := range p.Anchorers {
+		wg.Go(func() { p.lead(ctx, network, a) })
+	}
+	for range p.Workers {
+		wg.Go(func() { p.work(ctx) })
+	}
+	wg.Wait()
+	return nil
+}
+
+// kinds are the job kinds this process can run with the parts it has.
+func (p *Pipeline) kinds() []string {
+	k := []string{JobFinish}
+	if p.Blobs != nil {
+		k = append(k, JobStore)
+	}
+	if p.Mailer != nil {
+		k = append(k, JobNotify)
+	}
+	return k
+}
+
+func (p *Pipeline) work(ctx context.Context) {
+	kinds := p.kinds()
+	idle := time.NewTimer(0)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-idle.C:
+		case <-p.wakeCh:
+		}
+		for ctx.Err() == nil {
+			jobs, err := p.Store.ClaimJobs(ctx, kinds, 1, p.now(), p.Lease)
+			if err != nil {
+				if ctx.Err() == nil {
+					p.Logger.Error("claim jobs", "err", err)
+				}
+				break
+			}
+			if len(jobs) == 0 {
+				break
+			}
+			// A step runs to its end even when shutdown begins, so that its effect is saved rather than
+			// redone; WithoutCancel keeps the values of ctx.
+			p.runJob(context.WithoutCancel(ctx), jobs[0])
+		}
+		idle.Reset(p.Poll)
+	}
+}
+
+// errorTypeOf names the status record's error type for a failed step.
+func errorTypeOf(kind string) string {
+	switch kind {
+	case JobStore:
+		return ErrorTypeIPFS
+	case JobNotify:
+		return ErrorTypeEmail
+	case JobFinish:
+		return ErrorTypeInternal
+	}
+	return ErrorTypeBlockchain
+}
+
+func (p *Pipeline) runJob(ctx context.Context, j *Job) {
+	stepCtx, cancel := context.WithTimeout(ctx, p.Lease-time.Second)
+	defer cancel()
+	r, err := p.Store.Record(stepCtx, j.Reference)
+	if err == nil {
+		err = p.step(stepCtx, j, r)
+	}
+	if err == nil {
+		return
+	}
+	if errors.Is(err, errNotAnchored) {
+		// Waiting is not a fault: keep whatever the record shows and look again later.
+		j.RunAt = p.now().Add(p.Anchor.MaxWait)
+		if rerr := p.Store.RetryJob(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
+			p.Logger.Error("save retry", "job", j.Kind, "reference", j.Reference, "err", rerr)
+		}
+		return
+	}
+	p.fail(ctx, j, r, errorTypeOf(j.Kind), err)
+}
+
+// fail retries a failed job later, or ends it when the fault is permanent or retries are exhausted.
+func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, err error) {
+	msg := err.Error()
+	if len(msg) > 1000 {
+		msg = msg[:1000]
+	}
+	j.Attempts++
+	j.LastError = msg
+	log := p.Logger.With("job", j.Kind, "reference", j.Reference, "attempt", j.Attempts)
+	if IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
+		state := StateFailed
+		if r != nil && (j.Kind == JobFinish || isRevoke(j.Kind)) {
+			state = r.State // a failed signature or on-chain revocation does not undo the seal
+		}
+		log.Error("step failed for good", "err", err)
+		if ferr := p.Store.FailJob(ctx, j, state, errType, msg); ferr != nil {
+			log.Error("save failed step", "err", ferr)
+		}
+		return
+	}
+	j.RunAt = p.now().Add(p.Retry.Delay(j.Attempts))
+	log.Warn("step failed; will retry", "err", err, "at", j.RunAt)
+	if rerr := p.Store.RetryJob(ctx, j, errType, msg); rerr != nil {
+		log.Error("save retry", "err", rerr)
+	}
+}
+
+func isRevoke(kind string) bool { return len(kind) > len(JobRevoke) && kind[:len(JobRevoke)+1] == JobRevoke+":" }
+
+func (p *Pipeline) step(ctx context.Context, j *Job, r *Record) error {
+	switch j.Kind {
+	case JobStore:
+		return p.store(ctx, j, r)
+	case JobNotify:
+		return p.notify(ctx, j, r)
+	case JobFinish:
+		return p.finish(ctx, j, r)
+	}
+	if isRevoke(j.Kind) {
+		return p.revoke(ctx, j, r)
+	}
+	return Permanent(fmt.Errorf("unknown job kind %q", j.Kind))
+}
+
+// store encrypts the canonical data and puts the envelope into IPFS. A crash after the put and before the
+// save puts a second envelope on the retry (a fresh data key gives it another CID); the first is an
+// unreferenced blob, never a second record.
+func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
+	payload, err := p.Store.Payload(ctx, r.Reference)
+	if err != nil {
+		return err
+	}
+	env, err := p.Secrets.SealEnvelope(r.Reference, payload)
+	if err != nil {
+		return err
+	}
+	cid, err := p.Blobs.Put(ctx, env)
+	if err != nil {
+		return err
+	}
+	p.crash(CrashAfterIPFSAdd)
+	r.CID, r.EncryptedFile = cid, "ipfs://"+cid
+	r.State, r.ErrorType, r.ErrorMessage = StateIPFSStored, "", ""
+	r.UpdatedAt = p.now()
+	return p.Store.CompleteJob(ctx, j, r, true)
+}
+
+// notify sends the record's e-mail. The Message-ID is derived from the reference, so a resend after a crash
+// between sending and saving is recognisable as the same message (and the outbox overwrites its file).
+func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
+	next := &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()}
+	if !r.IsEmail || r.Mail == nil || r.MessageID != "" {
+		return p.Store.CompleteJob(ctx, j, r, false, next)
+	}
+	link := ""
+	if p.Link != nil {
+		link = p.Link(r.Reference)
+	}
+	id, err := p.Mailer.Send(ctx, &Mail{
+		Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
+		HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link,
+	})
+	if err != nil {
+		return err
+	}
+	p.crash(CrashAfterMailSend)
+	r.MessageID = id
+	r.State, r.ErrorType, r.ErrorMessage = StateEmailSent, "", ""
+	r.UpdatedAt = p.now()
+	return p.Store.CompleteJob(ctx, j, r, false, next)
+}
+
+// finish signs the record's proof digest with the service key and marks the record COMPLETED.
+func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
+	a, ok := p.Anchorers[r.Network]
+	if !ok {
+		return fmt.Errorf("no chain configured for %s", r.Network)
+	}
+	ch := a.Chain()
+	pr := &Proof{Version: ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+		ChainID: ch.ChainID, Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
+	pr.Sign(p.Secrets.Signing)
+	r.Signature, r.IsSigned = pr.Signature, true
+	if r.State != StateFailed {
+		r.State = StateCompleted
+	}
+	r.ErrorType, r.ErrorMessage = "", ""
+	r.UpdatedAt = p.now()
+	return p.Store.CompleteJob(ctx, j, r, false)
+}
+
+// errNotAnchored postpones a revocation until the record has a token.
+var errNotAnchored = errors.New("the record is not anchored yet; its revocation waits for its token")
+
+// revoke records a revocation on the chain. It runs on the network's anchor leader (see RevokeJob).
+func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
+	a, ok := p.Anchorers[r.Network]
+	if !ok {
+		return fmt.Errorf("no chain configured for %s", r.Network)
+	}
+	if r.TokenID == 0 {
+		if r.State == StateFailed {
+			return p.Store.CompleteJob(ctx, j, r, false)
+		}
+		return errNotAnchored
+	}
+	if _, err := a.Revoke(ctx, r.TokenID); err != nil {
+		return err
+	}
+	r.RevokedOnChain = true
+	r.UpdatedAt = p.now()
+	return p.Store.CompleteJob(ctx, j, r, false)
+}
