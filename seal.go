@@ -40,7 +40,11 @@ func (s *Service) hashData(data []byte) ([]byte, string, error) {
 	}
 	canon, err := s.Canonicalize(data)
 	if err != nil {
-		return nil, "", Errorf(EINVALID, "data: %v", err)
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "data") {
+			msg = "data: " + msg
+		}
+		return nil, "", Errorf(EINVALID, "%s", msg)
 	}
 	sum := sha256.Sum256(canon)
 	return canon, hex.EncodeToString(sum[:]), nil

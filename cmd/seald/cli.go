@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"seald"
+	"seald/jcs"
+	"seald/postgres"
+	"seald/sqlite"
+)
+
+// openStore opens the store a config names: PostgreSQL for a postgres:// URL, else SQLite at a path
+// (default <data-dir>/seald.db), creating the data dir.
+func openStore(ctx context.Context, cfg *Config) (seald.Store, error) {
+	spec := cfg.databaseSpec()
+	if strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://") {
+		return postgres.Open(ctx, spec)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	return sqlite.Open(ctx, spec)
+}
+
+// openOperator opens what the operator commands need: the store and the secrets of the data dir.
+func openOperator(ctx context.Context, cfg *Config) (*seald.Service, func(), error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, nil, err
+	}
+	secrets, _, err := loadSecrets(cfg.DataDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: canonicalizeData}
+	return svc, func() { st.Close() }, nil
+}
+
+// canonicalizeData is the service's canonicalizer: RFC 8785, with error paths rooted at "data".
+func canonicalizeData(b []byte) ([]byte, error) { return jcs.CanonicalizeNamed(b, "data") }
+
+func tenantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg Config
+	fs := flagSet("tenant create", &cfg, false)
+	fs.SetOutput(stderr)
+	var req seald.TenantRequest
+	var privacy string
+	var asJSON bool
+	fs.StringVar(&req.Business, "business", "", "business name (an existing business of this name is joined)")
+	fs.StringVar(&req.Project, "project", "", "project name")
+	fs.StringVar(&privacy, "privacy", "PUBLIC", "PUBLIC or PRIVATE")
+	fs.StringVar(&req.Network, "network", "POLYGON", "POLYGON or EOS")
+	fs.StringVar(&req.Description, "description", "", "description")
+	fs.StringVar(&req.Website, "website", "", "website URL")
+	fs.StringVar(&req.Logo, "logo", "", "logo URL")
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	req.Privacy = seald.Privacy(strings.ToUpper(privacy))
+	svc, closeFn, err := openOperator(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	t, err := svc.CreateTenant(ctx, req)
+	if err != nil {
+		return err
+	}
+	out := map[string]string{
+		"business_id": t.Business.BusinessID, "project_id": t.Project.ProjectID,
+		"subscription_key": t.SubscriptionKey, "api_key": t.APIKey,
+	}
+	if asJSON {
+		return json.NewEncoder(stdout).Encode(out)
+	}
+	fmt.Fprintf(stdout, "business_id       %s\nproject_id        %s\nsubscription_key  %s\napi_key           %s\n",
+		out["business_id"], out["project_id"], out["subscription_key"], out["api_key"])
+	fmt.Fprintln(stderr, "Keep the keys now: seald stores only their digests (the subscription key sealed with the master key).")
+	return nil
+}
+
+func keyCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg Config
+	fs := flagSet("key "+sub, &cfg, false)
+	fs.SetOutput(stderr)
+	var business, project, id string
+	var overlap time.Duration
+	var asJSON bool
+	switch sub {
+	case "issue":
+		fs.StringVar(&business, "business", "", "business id: issue a subscription key")
+		fs.StringVar(&project, "project", "", "project id: issue an API key")
+	case "list":
+		fs.StringVar(&business, "business", "", "only this business")
+	case "rotate":
+		fs.StringVar(&id, "id", "", "key id")
+		fs.DurationVar(&overlap, "overlap", 24*time.Hour, "how long the old key keeps working")
+	case "revoke":
+		fs.StringVar(&id, "id", "", "key id")
+	}
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	svc, closeFn, err := openOperator(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	switch sub {
+	case "issue":
+		if (business == "") == (project == "") {
+			return fmt.Errorf("key issue needs exactly one of --business or --project")
+		}
+		secret, k, err := svc.IssueKey(ctx, business, project)
+		if err != nil {
+			return err
+		}
+		return printKey(stdout, asJSON, k, secret)
+	case "rotate", "revoke":
+		if id == "" {
+			return fmt.Errorf("key %s needs --id", sub)
+		}
+		if sub == "revoke" {
+			k, err := svc.RevokeKey(ctx, id)
+			if err != nil {
+				return err
+			}
+			return printKey(stdout, asJSON, k, "")
+		}
+		secret, k, err := svc.RotateKey(ctx, id, overlap)
+		if err != nil {
+			return err
+		}
+		return printKey(stdout, asJSON, k, secret)
+	}
+	keys, err := svc.Store.Keys(ctx, business)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		list := make([]map[string]any, len(keys))
+		for i, k := range keys {
+			list[i] = keyJSON(k, "")
+		}
+		return json.NewEncoder(stdout).Encode(list)
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tKIND\tPREFIX\tBUSINESS\tPROJECT\tCREATED\tSTATE")
+	now := time.Now()
+	for _, k := range keys {
+		state := "active"
+		switch {
+		case k.RevokedAt != nil:
+			state = "revoked"
+		case k.ExpiresAt != nil && !k.Active(now):
+			state = "expired"
+		case k.ExpiresAt != nil:
+			state = "expires " + k.ExpiresAt.Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, k.Kind, k.Prefix, k.BusinessID, k.ProjectID,
+			k.CreatedAt.Format(time.RFC3339), state)
+	}
+	return tw.Flush()
+}
+
+func keyJSON(k *seald.Key, secret string) map[string]any {
+	m := map[string]any{"id": k.ID, "kind": k.Kind, "prefix": k.Prefix, "business_id": k.BusinessID,
+		"project_id": k.ProjectID, "created_at": k.CreatedAt, "expires_at": k.ExpiresAt, "revoked_at": k.RevokedAt}
+	if secret != "" {
+		m["secret"] = secret
+	}
+	return m
+}
+
+func printKey(w io.Writer, asJSON bool, k *seald.Key, secret string) error {
+	if asJSON {
+		return json.NewEncoder(w).Encode(keyJSON(k, secret))
+	}
+	fmt.Fprintf(w, "id      %s\nkind    %s\nprefix  %s\n", k.ID, k.Kind, k.Prefix)
+	if secret != "" {
+		fmt.Fprintf(w, "secret  %s\n", secret)
+	}
+	if k.RevokedAt != nil {
+		fmt.Fprintf(w, "revoked %s\n", k.RevokedAt.Format(time.RFC3339))
+	}
+	return nil
+}
+
+func recordCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg Config
+	fs := flagSet("record "+sub, &cfg, false)
+	fs.SetOutput(stderr)
+	reason := fs.String("reason", "", "why, for the audit trail")
+	var ref string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		ref, args = args[0], args[1:] // the reference may come before the flags
+	}
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if ref == "" {
+		ref = fs.Arg(0)
+	}
+	if ref == "" {
+		return fmt.Errorf("record %s needs a REFERENCE", sub)
+	}
+	status := map[string]string{"suspend": "SUSPENDED", "activate": "ACTIVE", "revoke": "REVOKED"}[sub]
+	svc, closeFn, err := openOperator(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	r, err := svc.SetStatus(ctx, nil, ref, status, *reason)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s %s\n", r.Reference, r.Status)
+	return nil
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config is everything seald is configured with, read once from flags and SEALD_* variables; no package
+// reads the environment itself.
+type Config struct {
+	DataDir  string
+	Database string
+
+	Addr      string
+	PublicURL string
+	TLSCert   string
+	TLSKey    string
+	BodyLimit int64
+	Rate      float64
+	RateBurst int
+	LogLevel  string
+
+	IPFS           string
+	IPFSGatewayURL string
+
+	Chain         string
+	ChainKeyFile  string
+	ChainRPCAddr  string
+	Confirmations uint64
+	EOSChain      string
+	EOSKeyFile    string
+	EOSContract   string
+	Contract      string
+	BatchSize     int
+	BatchWait     time.Duration
+
+	SMTP     string
+	MailFrom string
+
+	Workers int
+}
+
+// flagSet declares the flags a command takes; common says whether it is only the data dir and database
+// (the operator commands) or everything (serve).
+func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&cfg.DataDir, "data-dir", "./seald-data", "directory for the embedded store, IPFS blocks, chain, outbox and keys")
+	fs.StringVar(&cfg.Database, "database", "", "SQLite file path, or a postgres:// URL (default: <data-dir>/seald.db)")
+	if !all {
+		return fs
+	}
+	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "address the API listens on")
+	fs.StringVar(&cfg.PublicURL, "public-url", "", "base URL of verification links (default: http://<addr>)")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "TLS certificate file (with --tls-key)")
+	fs.StringVar(&cfg.TLSKey, "tls-key", "", "TLS private key file")
+	fs.Int64Var(&cfg.BodyLimit, "body-limit", 1<<20, "largest request body in bytes")
+	fs.Float64Var(&cfg.Rate, "rate-limit", 50, "requests per second allowed per API key (0: no limit)")
+	fs.IntVar(&cfg.RateBurst, "rate-burst", 100, "burst of requests allowed per API key")
+	fs.StringVar(&cfg.LogLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&cfg.IPFS, "ipfs", "embedded", "embedded, or a Kubo RPC URL (http://127.0.0.1:5001)")
+	fs.StringVar(&cfg.IPFSGatewayURL, "ipfs-gateway-url", "", "base of ipfs_gateway_link (default: the public URL)")
+	fs.StringVar(&cfg.Chain, "chain", "embedded", "embedded, or the JSON-RPC URL of an EVM node for POLYGON")
+	fs.StringVar(&cfg.ChainKeyFile, "chain-key-file", "", "hex private key file of the signer (with --chain URL)")
+	fs.StringVar(&cfg.Contract, "contract", "", "SealRegistry address on the --chain network (deployed when empty)")
+	fs.StringVar(&cfg.ChainRPCAddr, "chain-rpc-addr", "127.0.0.1:8545", "where the embedded chain serves JSON-RPC (empty: off)")
+	fs.Uint64Var(&cfg.Confirmations, "confirmations", 0, "blocks after inclusion before a batch counts as anchored")
+	fs.StringVar(&cfg.EOSChain, "eos-chain", "", "JSON-RPC URL of the EOS EVM node (empty: EOS off)")
+	fs.StringVar(&cfg.EOSKeyFile, "eos-key-file", "", "hex private key file of the EOS EVM signer")
+	fs.StringVar(&cfg.EOSContract, "eos-contract", "", "SealRegistry address on EOS EVM (deployed when empty)")
+	fs.IntVar(&cfg.BatchSize, "batch-size", 1024, "records per anchoring batch at most")
+	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Second, "longest a stored record waits for its batch")
+	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
+	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
+	fs.IntVar(&cfg.Workers, "workers", 8, "concurrent pipeline job runners")
+	return fs
+}
+
+// parse reads flags, then fills every flag not given on the command line from SEALD_<NAME> (upper case,
+// dashes as underscores).
+func parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if set[f.Name] || err != nil {
+			return
+		}
+		env := "SEALD_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v := getenv(env); v != "" {
+			if e := f.Value.Set(v); e != nil {
+				err = fmt.Errorf("%s: %v", env, e)
+			}
+		}
+	})
+	return err
+}
+
+func (c *Config) databaseSpec() string {
+	if c.Database != "" {
+		return c.Database
+	}
+	return filepath.Join(c.DataDir, "seald.db")
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// instance is one `seald serve` run in-process through run(), on a free loopback port.
+type instance struct {
+	t       *testing.T
+	URL     string
+	DataDir string
+	Sub     string // default tenant's subscription key
+	API     string // default tenant's API key
+	cancel  context.CancelFunc
+	done    chan error
+	mu      sync.Mutex
+	logs    bytes.Buffer
+}
+
+// startServe runs serve with the data dir and extra args, waits for it to listen and reads the default
+// tenant's credentials.
+func startServe(t *testing.T, dataDir string, env map[string]string, extra ...string) *instance {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	in := &instance{t: t, DataDir: dataDir, cancel: cancel, done: make(chan error, 1)}
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--chain-rpc-addr", "",
+		"--rate-limit", "0", "--batch-wait", "100ms", "--log-level", "warn"}, extra...)
+	getenv := func(k string) string { return env[k] }
+	go func() {
+		err := run(ctx, args, getenv, pw, &lockedWriter{in: in})
+		pw.CloseWithError(io.EOF)
+		in.done <- err
+	}()
+	addr := regexp.MustCompile(`listening on (https?://\S+)`)
+	sc := bufio.NewScanner(pr)
+	found := make(chan string, 1)
+	go func() {
+		for sc.Scan() {
+			if m := addr.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case in.URL = <-found:
+	case err := <-in.done:
+		t.Fatalf("serve stopped before listening: %v\n%s", err, in.logText())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("serve did not start\n%s", in.logText())
+	}
+	var creds map[string]string
+	b, err := os.ReadFile(filepath.Join(dataDir, "credentials.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &creds); err != nil {
+		t.Fatal(err)
+	}
+	in.Sub, in.API = creds["subscription_key"], creds["api_key"]
+	t.Cleanup(func() { in.stop() })
+	return in
+}
+
+type lockedWriter struct{ in *instance }
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.in.mu.Lock()
+	defer w.in.mu.Unlock()
+	return w.in.logs.Write(p)
+}
+
+func (in *instance) logText() string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.logs.String()
+}
+
+func (in *instance) stop() {
+	if in.cancel == nil {
+		return
+	}
+	in.cancel()
+	in.cancel = nil
+	select {
+	case err := <-in.done:
+		if err != nil {
+			in.t.Errorf("serve returned %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		in.t.Error("serve did not stop within 30 s")
+	}
+}
+
+// response is a decoded answer.
+type response struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
+}
+
+// call sends a request with the given keys (empty: header left out).
+func (in *instance) call(method, path, sub, api, contentType string, body any) *response {
+	in.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, _ := json.Marshal(b)
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, in.URL+path, rd)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	if sub != "" {
+		req.Header.Set("Ocp-Apim-Subscription-Key", sub)
+	}
+	if api != "" {
+		req.Header.Set("Api-Key", api)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	r := &response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" && strings.HasPrefix(path, "/ipfs/") == false && !strings.HasPrefix(path, "/v/") {
+		in.t.Errorf("%s %s: Content-Type %q, want application/json; charset=utf-8", method, path, ct)
+	}
+	if resp.Header.Get("X-Request-Id") == "" {
+		in.t.Errorf("%s %s: no X-Request-Id", method, path)
+	}
+	_ = json.Unmarshal(raw, &r.Body)
+	return r
+}
+
+// get and post call with the default tenant's keys.
+func (in *instance) get(path string) *response {
+	in.t.Helper()
+	return in.call("GET", path, in.Sub, in.API, "", nil)
+}
+
+func (in *instance) post(path string, body any) *response {
+	in.t.Helper()
+	return in.call("POST", path, in.Sub, in.API, "application/json", body)
+}
+
+// field digs a dotted path out of a decoded body.
+func field(v any, path string) any {
+	for _, p := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[p]
+	}
+	return v
+}
+
+func str(v any, path string) string {
+	s, _ := field(v, path).(string)
+	return s
+}
+
+// waitState polls the status operation until the record reaches want (or FAILED), and returns its record.
+func (in *instance) waitState(ref, want string, timeout time.Duration) map[string]any {
+	in.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last map[string]any
+	for time.Now().Before(deadline) {
+		r := in.get("/authentication-status/get/status?reference=" + ref)
+		if r.Status != 200 {
+			in.t.Fatalf("status of %s: %d %s", ref, r.Status, r.Raw)
+		}
+		last, _ = r.Body["data"].(map[string]any)
+		if s := str(last, "state"); s == want || (s == "FAILED" && want != "FAILED") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := str(last, "state"); got != want {
+		in.t.Fatalf("record %s: state %s, want %s (record %v)\n%s", ref, got, want, last, in.logText())
+	}
+	return last
+}
+
+// callWith sends a request with the default keys and extra headers; a body is sent as JSON.
+func (in *instance) callWith(method, path string, headers map[string]string, body any) *response {
+	in.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		j, _ := json.Marshal(body)
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, in.URL+path, rd)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	req.Header.Set("Ocp-Apim-Subscription-Key", in.Sub)
+	req.Header.Set("Api-Key", in.API)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	r := &response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	_ = json.Unmarshal(raw, &r.Body)
+	return r
+}
+
+func outboxFiles(t *testing.T, dataDir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dataDir, "outbox", "*.eml"))
+	return files
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

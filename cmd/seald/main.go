@@ -1,0 +1,91 @@
+// Command seald seals JSON data (canonical hash, encrypted copy on IPFS, ERC-721 anchor on an EVM chain,
+// e-mail) and verifies it later. `seald serve` runs the API and the pipeline; the other commands operate on
+// the same data dir or database, also while serve runs.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "seald:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: seald <command> [flags]
+
+commands:
+  serve                                   run the API and the pipeline
+  tenant create --business N --project N [--privacy PUBLIC|PRIVATE] [--network POLYGON|EOS] [--json]
+  key issue --business ID | --project ID  issue a subscription key (business) or API key (project)
+  key list [--business ID]                list keys by id and prefix
+  key rotate --id KEY_ID [--overlap 24h]  issue a successor; the old key works until the overlap ends
+  key revoke --id KEY_ID                  revoke a key at once
+  record suspend|activate|revoke REFERENCE [--reason TEXT]
+  proof verify FILE --rpc URL             check a proof bundle against the chain, without seald
+
+Every command takes --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE).
+Run 'seald <command> -h' for a command's flags.
+`
+
+// run is the whole program, callable from tests: args without the program name, the environment through
+// getenv, output to stdout and stderr.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("a command is required")
+	}
+	cmd, rest := args[0], args[1:]
+	sub := ""
+	if len(rest) > 0 {
+		sub = rest[0]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest, getenv, stdout, stderr)
+	case "tenant":
+		if sub == "create" {
+			return tenantCreate(ctx, rest[1:], getenv, stdout, stderr)
+		}
+	case "key":
+		switch sub {
+		case "issue", "list", "rotate", "revoke":
+			return keyCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
+		}
+	case "record":
+		switch sub {
+		case "suspend", "activate", "revoke":
+			return recordCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
+		}
+	case "proof":
+		if sub == "verify" {
+			return proofVerify(ctx, rest[1:], getenv, stdout, stderr)
+		}
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", joinArgs(cmd, sub))
+}
+
+func joinArgs(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + " " + b
+}

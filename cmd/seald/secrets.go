@@ -1,0 +1,79 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"seald"
+)
+
+// secretsFile is the service's own keys in the data dir, mode 0600: the master key (wraps record data keys),
+// the OVI key and the Ed25519 signing seed.
+type secretsFile struct {
+	Master     []byte `json:"master_key"`
+	OVI        []byte `json:"ovi_key"`
+	SigningKey []byte `json:"signing_seed"`
+}
+
+// loadSecrets reads <dir>/secrets.json, creating it with fresh keys at first start.
+func loadSecrets(dir string) (*seald.Secrets, bool, error) {
+	path := filepath.Join(dir, "secrets.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		s, err := seald.NewSecrets()
+		if err != nil {
+			return nil, false, err
+		}
+		f := secretsFile{Master: s.Master[:], OVI: s.OVI[:], SigningKey: s.Signing.Seed()}
+		if err := writePrivateJSON(path, f); err != nil {
+			return nil, false, err
+		}
+		return s, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var f secretsFile
+	if err := json.Unmarshal(b, &f); err != nil || len(f.Master) != 32 || len(f.OVI) != 32 || len(f.SigningKey) != ed25519.SeedSize {
+		return nil, false, fmt.Errorf("%s is not a valid secrets file", path)
+	}
+	s := &seald.Secrets{Signing: ed25519.NewKeyFromSeed(f.SigningKey)}
+	copy(s.Master[:], f.Master)
+	copy(s.OVI[:], f.OVI)
+	return s, false, nil
+}
+
+// writePrivateJSON writes v atomically to path with mode 0600: a temporary file in the same directory,
+// synced, then renamed over path.
+func writePrivateJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"seald"
+	"seald/httpapi"
+)
+
+// serve runs the API and the pipeline until ctx ends, then shuts down in order: stop accepting, drain the
+// requests in flight, let running steps finish, close the parts and the store.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg Config
+	fs := flagSet("serve", &cfg, true)
+	fs.SetOutput(stderr)
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	logger, err := newLogger(stderr, cfg.LogLevel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return err
+	}
+	secrets, _, err := loadSecrets(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, &cfg)
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	var closers closeList
+	defer closers.closeAll(logger)
+	closers.add("store", store.Close)
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	scheme := "http"
+	if cfg.TLSCert != "" {
+		scheme = "https"
+	}
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = scheme + "://" + ln.Addr().String()
+	}
+	if cfg.IPFSGatewayURL == "" {
+		cfg.IPFSGatewayURL = cfg.PublicURL
+	}
+
+	parts, err := openParts(ctx, &cfg, logger, &closers)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	svc := &seald.Service{
+		Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
+		PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger,
+	}
+	pipe := &seald.Pipeline{
+		Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
+		Link: svc.VerificationLink, Workers: cfg.Workers, Logger: logger,
+		Anchor: seald.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
+		Crash:  crashHook(getenv),
+	}
+	svc.Wake = pipe.Wake
+
+	if !strings.HasPrefix(cfg.databaseSpec(), "postgres") {
+		// The embedded store belongs to this one process: leases of a previous run are void.
+		if err := store.ReleaseLeases(ctx); err != nil {
+			return err
+		}
+	}
+	if t, err := svc.EnsureDefaultTenant(ctx); err != nil {
+		return err
+	} else if t != nil {
+		path := filepath.Join(cfg.DataDir, "credentials.json")
+		if err := writePrivateJSON(path, map[string]string{
+			"business_id": t.Business.BusinessID, "project_id": t.Project.ProjectID,
+			"subscription_key": t.SubscriptionKey, "api_key": t.APIKey,
+		}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "seald: first start: keys of the default business and project written to %s\n", path)
+	}
+
+	api := &httpapi.Server{
+		Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
+		GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.gateway, ValidCID: parts.validCID, Page: parts.page,
+		Ready: parts.ready(store),
+	}
+	srv := &http.Server{
+		Handler:           api.Handler(),
+		ReadHeaderTimeout: httpapi.Timeouts.ReadHeader,
+		ReadTimeout:       httpapi.Timeouts.Read,
+		WriteTimeout:      httpapi.Timeouts.Write,
+		IdleTimeout:       httpapi.Timeouts.Idle,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	if cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("tls: %w", err)
+		}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		ln = tls.NewListener(ln, srv.TLSConfig)
+	}
+
+	pipeCtx, stopPipe := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = pipe.Run(pipeCtx) })
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	logger.Info("serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "database", redactDSN(cfg.databaseSpec()))
+	fmt.Fprintf(stdout, "seald: listening on %s://%s\n", scheme, ln.Addr().String())
+
+	select {
+	case <-ctx.Done():
+	case err = <-serveErr:
+	}
+	logger.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if serr := srv.Shutdown(shutCtx); serr != nil {
+		logger.Warn("shutdown", "err", serr)
+	}
+	stopPipe()
+	wg.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %v", err)
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// redactDSN hides a password in a database URL for the log.
+func redactDSN(s string) string {
+	if i := strings.Index(s, "://"); i >= 0 {
+		if at := strings.LastIndex(s, "@"); at > i {
+			if c := strings.Index(s[i+3:at], ":"); c >= 0 {
+				return s[:i+3+c] + ":***" + s[at:]
+			}
+		}
+	}
+	return s
+}
+
+// closeList closes the parts in the reverse order of opening.
+type closeList struct {
+	names []string
+	fns   []func() error
+}
+
+func (c *closeList) add(name string, fn func() error) {
+	c.names = append(c.names, name)
+	c.fns = append(c.fns, fn)
+}
+
+func (c *closeList) closeAll(logger *slog.Logger) {
+	for i := len(c.fns) - 1; i >= 0; i-- {
+		if err := c.fns[i](); err != nil {
+			logger.Warn("close", "part", c.names[i], "err", err)
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package seald_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"seald"
+)
+
+// The fakes below exist to inject faults into the pipeline; the real parts are tested in their packages.
+
+// faults makes the next n calls of an operation fail with err.
+type faults struct {
+	mu  sync.Mutex
+	n   map[string]int
+	err map[string]error
+}
+
+func (f *faults) set(op string, n int, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == nil {
+		f.n, f.err = map[string]int{}, map[string]error{}
+	}
+	f.n[op], f.err[op] = n, err
+}
+
+func (f *faults) take(op string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n[op] > 0 {
+		f.n[op]--
+		return f.err[op]
+	}
+	return nil
+}
+
+type fakeBlobs struct {
+	faults
+	mu   sync.Mutex
+	data map[string][]byte
+	puts atomic.Int64
+}
+
+func (b *fakeBlobs) Put(ctx context.Context, p []byte) (string, error) {
+	if err := b.take("put"); err != nil {
+		return "", err
+	}
+	b.puts.Add(1)
+	sum := sha256.Sum256(p)
+	cid := "bafkfake" + hex.EncodeToString(sum[:8])
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.data == nil {
+		b.data = map[string][]byte{}
+	}
+	b.data[cid] = append([]byte(nil), p...)
+	return cid, nil
+}
+
+func (b *fakeBlobs) Get(ctx context.Context, cid string) ([]byte, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if d, ok := b.data[cid]; ok {
+		return d, nil
+	}
+	return nil, seald.Errorf(seald.ENOTFOUND, "no %s", cid)
+}
+
+type fakeMailer struct {
+	faults
+	mu   sync.Mutex
+	sent []*seald.Mail
+}
+
+func (m *fakeMailer) Send(ctx context.Context, mail *seald.Mail) (string, error) {
+	if err := m.take("send"); err != nil {
+		return "", err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, mail)
+	return "<" + mail.Reference + "@test>", nil
+}
+
+func (m *fakeMailer) count(ref string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, s := range m.sent {
+		if s.Reference == ref {
+			n++
+		}
+	}
+	return n
+}
+
+// fakeChain mines every sent transaction at once, like an instant-sealing dev chain, and refuses a batch
+// whose first token id is not the next one, as the real contract does.
+type fakeChain struct {
+	faults
+	mu       sync.Mutex
+	next     uint64
+	pending  map[string][]byte // tx hash → raw
+	txs      map[string]fakeTx
+	mined    map[string]seald.Receipt
+	block    uint64
+	revoked  map[uint64]int
+	batches  int
+	nonce    uint64
+	rejected int
+}
+
+type fakeTx struct {
+	first uint64
+	count int
+	nonce uint64
+}
+
+func newFakeChain() *fakeChain {
+	return &fakeChain{next: 1, pending: map[string][]byte{}, txs: map[string]fakeTx{}, mined: map[string]seald.Receipt{}, revoked: map[uint64]int{}}
+}
+
+func (c *fakeChain) Chain() seald.Chain {
+	return seald.Chain{Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"}
+}
+
+func (c *fakeChain) NextTokenID(ctx context.Context) (uint64, error) {
+	if err := c.take("rpc"); err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.next, nil
+}
+
+func (c *fakeChain) BuildBatch(ctx context.Context, req seald.BatchRequest) (*seald.BatchTx, error) {
+	if err := c.take("rpc"); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	nonce := c.nonce
+	if req.Nonce != nil {
+		nonce = *req.Nonce
+	} else {
+		c.nonce++
+	}
+	tx := &seald.BatchTx{Root: fmt.Sprintf("0xroot%d", req.FirstTokenID), Nonce: nonce}
+	for i := range req.Hashes {
+		tx.Leaves = append(tx.Leaves, fmt.Sprintf("0xleaf%d", req.FirstTokenID+uint64(i)))
+		tx.Proofs = append(tx.Proofs, []string{"0xsibling"})
+	}
+	tx.TxHash = fmt.Sprintf("0xtx-%d-%d-%d", req.FirstTokenID, nonce, req.Attempt)
+	tx.RawTx = []byte(tx.TxHash)
+	c.txs[tx.TxHash] = fakeTx{first: req.FirstTokenID, count: len(req.Hashes), nonce: nonce}
+	return tx, nil
+}
+
+func (c *fakeChain) Send(ctx context.Context, raw []byte) error {
+	if err := c.take("rpc"); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := string(raw)
+	if _, ok := c.mined[h]; ok {
+		return nil
+	}
+	tx := c.txs[h]
+	if tx.first != c.next {
+		c.rejected++ // the contract would revert; a duplicate never mints
+		return nil
+	}
+	c.next += uint64(tx.count)
+	c.block++
+	c.batches++
+	c.mined[h] = seald.Receipt{TxHash: h, BlockNumber: c.block, BlockHash: fmt.Sprintf("0xblock%d", c.block)}
+	return nil
+}
+
+func (c *fakeChain) Receipt(ctx context.Context, txHash string) (*seald.Receipt, error) {
+	if err := c.take("rpc"); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.mined[txHash]; ok {
+		return &r, nil
+	}
+	return nil, nil
+}
+
+func (c *fakeChain) Revoke(ctx context.Context, id uint64) (string, error) {
+	if err := c.take("rpc"); err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.revoked[id]++
+	return "0xrevoke", nil
+}
+
+func (c *fakeChain) IsRevoked(ctx context.Context, id uint64) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.revoked[id] > 0, nil
+}
+
+var errDown = errors.New("connection refused")
+
+func (c *fakeChain) minedBatches() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.batches
+}
+
+func (c *fakeChain) revocations(id uint64) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.revoked[id]
+}

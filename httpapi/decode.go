@@ -1,0 +1,113 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"seald"
+)
+
+// body is a decoded JSON object request body: its members, still raw, so that each can be checked for its
+// type with a message that names it. Unknown members are ignored.
+type body map[string]json.RawMessage
+
+// decode is the one request decoder: it checks the content type (415), reads at most limit bytes (413),
+// and parses a JSON object (400), with messages that say what is wrong.
+func decode(r *http.Request, limit int64) (body, error) {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil, seald.Errorf(seald.EUNSUPPORTED, "Content-Type must be application/json")
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return nil, seald.Errorf(seald.EUNSUPPORTED, "Content-Type must be application/json, not %q", ct)
+	}
+	if cs, ok := params["charset"]; ok && !equalFold(cs, "utf-8") {
+		return nil, seald.Errorf(seald.EUNSUPPORTED, "the JSON body must be UTF-8, not %q", cs)
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, seald.Errorf(seald.ETOOLARGE, "the request body is larger than %d bytes", limit)
+		}
+		return nil, seald.Errorf(seald.EINVALID, "reading the request body: %v", err)
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, seald.Errorf(seald.EINVALID, "the request body is empty; a JSON object is required")
+	}
+	if raw[0] != '{' {
+		return nil, seald.Errorf(seald.EINVALID, "the request body must be a JSON object")
+	}
+	var b body
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&b); err != nil {
+		return nil, seald.Errorf(seald.EINVALID, "malformed JSON: %s", jsonProblem(err))
+	}
+	if dec.More() {
+		return nil, seald.Errorf(seald.EINVALID, "malformed JSON: data after the object")
+	}
+	return b, nil
+}
+
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "unexpected end of input"
+	}
+	return err.Error()
+}
+
+func equalFold(a, b string) bool { return bytes.EqualFold([]byte(a), []byte(b)) }
+
+func isNull(v json.RawMessage) bool { return v == nil || string(v) == "null" }
+
+// object returns the raw JSON of a required object member.
+func (b body) object(name string) ([]byte, error) {
+	v, ok := b[name]
+	if !ok || isNull(v) {
+		return nil, seald.Errorf(seald.EINVALID, "%s is required", name)
+	}
+	if v[0] != '{' {
+		return nil, seald.Errorf(seald.EINVALID, "%s must be a JSON object", name)
+	}
+	return v, nil
+}
+
+// str returns an optional string member ("" when absent or null).
+func (b body) str(name string) (string, bool, error) {
+	v, ok := b[name]
+	if !ok || isNull(v) {
+		return "", false, nil
+	}
+	var s string
+	if v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		return "", false, seald.Errorf(seald.EINVALID, "%s must be a string", name)
+	}
+	return s, true, nil
+}
+
+// flag returns an optional boolean member given as true, false, 1 or 0 (the seed's is_html is an integer
+// flag; booleans are accepted too).
+func (b body) flag(name string) (bool, error) {
+	v, ok := b[name]
+	if !ok || isNull(v) {
+		return false, nil
+	}
+	switch string(v) {
+	case "1", "true":
+		return true, nil
+	case "0", "false":
+		return false, nil
+	}
+	return false, seald.Errorf(seald.EINVALID, "%s must be 0, 1, true or false", name)
+}

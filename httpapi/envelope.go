@@ -1,0 +1,111 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"seald"
+)
+
+// The seed has two envelopes. The five verification operations answer {"success", "data"} with data holding
+// the error message on failure; every other operation answers {"success", "data", "error"}.
+type envelope int
+
+const (
+	plainEnvelope  envelope = iota // {"success","data","error"}
+	verifyEnvelope                 // {"success","data"}
+)
+
+// verifyPrefix is the path prefix of the operations that use the verification envelope.
+const verifyPrefix = "/verification/api/v1/verify/"
+
+// envelopeFor picks the envelope of a path, so that errors raised before a handler runs (401, 404, 405,
+// 413, 415, 429) still come in the envelope of the operation the client called.
+func envelopeFor(path string) envelope {
+	if strings.HasPrefix(path, verifyPrefix) {
+		return verifyEnvelope
+	}
+	return plainEnvelope
+}
+
+type plainBody struct {
+	Success bool    `json:"success"`
+	Data    any     `json:"data"`
+	Error   *string `json:"error"`
+}
+
+type verifyBody struct {
+	Success bool `json:"success"`
+	Data    any  `json:"data"`
+}
+
+// statusOf is the one table from error codes to HTTP status codes.
+var statusOf = map[string]int{
+	seald.EINVALID:      http.StatusBadRequest,
+	seald.EUNAUTHORIZED: http.StatusUnauthorized,
+	seald.ENOTFOUND:     http.StatusNotFound,
+	seald.ECONFLICT:     http.StatusConflict,
+	seald.ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	seald.EUNSUPPORTED:  http.StatusUnsupportedMediaType,
+	seald.ERATELIMIT:    http.StatusTooManyRequests,
+	seald.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	seald.EINTERNAL:     http.StatusInternalServerError,
+}
+
+// writeJSON writes v with the status; every response of the API goes through here.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"success":false,"data":null,"error":"internal error"}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// writeOK writes a success in the envelope of the request's operation.
+func writeOK(w http.ResponseWriter, r *http.Request, status int, data any) {
+	if envelopeFor(r.URL.Path) == verifyEnvelope {
+		writeJSON(w, status, verifyBody{Success: true, Data: data})
+		return
+	}
+	writeJSON(w, status, plainBody{Success: true, Data: data})
+}
+
+// writeError writes err in the envelope of the request's operation, with the status of its code. Internal
+// errors are logged with their detail and answered with a generic message.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := seald.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if status >= 500 {
+		s.logger().ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "err", err,
+			"request_id", requestID(r.Context()))
+	}
+	var e *seald.Error
+	if errors.As(err, &e) && e.Code == seald.ERATELIMIT {
+		w.Header().Set("Retry-After", "1")
+	}
+	msg := seald.ErrorMessage(err)
+	if envelopeFor(r.URL.Path) == verifyEnvelope {
+		writeJSON(w, status, verifyBody{Success: false, Data: msg})
+		return
+	}
+	writeJSON(w, status, plainBody{Success: false, Data: nil, Error: &msg})
+}
+
+func (s *Server) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}

@@ -1,0 +1,338 @@
+package httpapi
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"seald"
+)
+
+// codeMethod is the HTTP layer's own error code for a known path called with the wrong method.
+const codeMethod = "method_not_allowed"
+
+func init() { statusOf[codeMethod] = http.StatusMethodNotAllowed }
+
+func errMethod(method string, allow []string) error {
+	return &seald.Error{Code: codeMethod, Message: method + " is not allowed here; use " + strings.Join(allow, " or ")}
+}
+
+func errNoRoute(path string) error {
+	return seald.Errorf(seald.ENOTFOUND, "no such operation: %s", path)
+}
+
+// query returns a required, non-empty query parameter.
+func query(r *http.Request, name string) (string, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return "", seald.Errorf(seald.EINVALID, "query parameter %s is required", name)
+	}
+	return v, nil
+}
+
+func (s *Server) verify(w http.ResponseWriter, r *http.Request, l seald.Lookup) {
+	v, err := s.Service.Verify(r.Context(), callerOf(r.Context()), l)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	res := s.verificationResult(v)
+	if wantProof(r) {
+		p, err := s.Service.Proof(r.Context(), v.Record)
+		if err != nil && seald.ErrorCode(err) != seald.ENOTFOUND {
+			s.writeError(w, r, err)
+			return
+		}
+		res.Proof = p // null until the record is anchored
+	}
+	writeOK(w, r, http.StatusOK, res)
+}
+
+func wantProof(r *http.Request) bool {
+	switch r.URL.Query().Get("proof") {
+	case "1", "true":
+		return true
+	}
+	return false
+}
+
+func (s *Server) verifyTokenID(w http.ResponseWriter, r *http.Request) {
+	id, err := query(r, "token_id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	network, err := seald.ParseNetwork(r.URL.Query().Get("blockchain"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.verify(w, r, seald.Lookup{TokenID: id, Network: network})
+}
+
+func (s *Server) verifyReference(w http.ResponseWriter, r *http.Request) {
+	ref, err := query(r, "reference")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.verify(w, r, seald.Lookup{Reference: ref})
+}
+
+func (s *Server) verifyCID(w http.ResponseWriter, r *http.Request) {
+	cid, err := query(r, "cid")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if len(cid) > 200 || s.ValidCID != nil && !s.ValidCID(cid) {
+		s.writeError(w, r, seald.Errorf(seald.EINVALID, "cid is not a valid IPFS content identifier"))
+		return
+	}
+	s.verify(w, r, seald.Lookup{CID: cid})
+}
+
+func (s *Server) verifyHash(w http.ResponseWriter, r *http.Request) {
+	h, err := query(r, "hash")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	h = strings.ToLower(strings.TrimPrefix(h, "0x"))
+	if !seald.IsHash(h) {
+		s.writeError(w, r, seald.Errorf(seald.EINVALID, "hash must be 64 hex digits (SHA-256)"))
+		return
+	}
+	s.verify(w, r, seald.Lookup{Hash: h})
+}
+
+func (s *Server) verifyData(w http.ResponseWriter, r *http.Request) {
+	b, err := decode(r, s.BodyLimit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	data, err := b.object("data")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.verify(w, r, seald.Lookup{Data: data})
+}
+
+func (s *Server) verifyOVI(w http.ResponseWriter, r *http.Request) {
+	ovi, err := query(r, "ovi")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.verify(w, r, seald.Lookup{OVI: ovi})
+}
+
+// authenticationResult is the `data` of the authentication operation.
+type authenticationResult struct {
+	Reference string `json:"reference"`
+	Hash      string `json:"hash"`
+	OVI       string `json:"ovi,omitempty"`
+}
+
+func (s *Server) sealOn(network string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := decode(r, s.BodyLimit)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		req, err := sealRequest(b, network)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		rec, err := s.Service.Seal(r.Context(), callerOf(r.Context()), req)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		w.Header().Set("Location", "/authentication-status/get/status?reference="+url.QueryEscape(rec.Reference))
+		writeOK(w, r, http.StatusCreated, authenticationResult{Reference: rec.Reference, Hash: rec.Hash, OVI: rec.OVI})
+	}
+}
+
+// sealRequest checks the members' JSON types; their meaning is the Service's to check.
+func sealRequest(b body, network string) (*seald.SealRequest, error) {
+	data, err := b.object("data")
+	if err != nil {
+		return nil, err
+	}
+	req := &seald.SealRequest{Data: data, Network: network}
+	for _, m := range []struct {
+		name string
+		dst  *string
+	}{{"to", &req.To}, {"cc", &req.Cc}, {"subject", &req.Subject}, {"body", &req.Body}} {
+		if *m.dst, _, err = b.str(m.name); err != nil {
+			return nil, err
+		}
+	}
+	if req.IsHTML, err = b.flag("is_html"); err != nil {
+		return nil, err
+	}
+	if req.EncryptedReference, err = b.flag("encrypted_reference"); err != nil {
+		return nil, err
+	}
+	if pw, ok, err := b.str("password"); err != nil {
+		return nil, err
+	} else if ok {
+		req.Password = &pw
+	}
+	return req, nil
+}
+
+func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+	ref, err := query(r, "reference")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, err := s.Service.Status(r.Context(), callerOf(r.Context()), ref)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeOK(w, r, http.StatusOK, statusRecord(rec))
+}
+
+// generatorResult is the `data` of the generator operation.
+type generatorResult struct {
+	Reference        string `json:"reference"`
+	EncryptedOVI     string `json:"encrypted_ovi"`
+	VerificationLink string `json:"verification_link"`
+	QRCode           string `json:"qr_code,omitempty"`
+}
+
+func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
+	b, err := decode(r, s.BodyLimit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	data, err := b.object("data")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, err := s.Service.Generate(r.Context(), callerOf(r.Context()), data)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	link := s.Service.VerificationLink(rec.Reference)
+	res := generatorResult{Reference: rec.Reference, EncryptedOVI: rec.OVI, VerificationLink: link}
+	if s.Page != nil {
+		res.QRCode = link + "/qr.svg"
+	}
+	w.Header().Set("Location", "/authentication-status/get/status?reference="+url.QueryEscape(rec.Reference))
+	writeOK(w, r, http.StatusCreated, res)
+}
+
+// statusChangeResult is the `data` of the status update operation.
+type statusChangeResult struct {
+	Reference string `json:"reference"`
+	Status    string `json:"status"`
+	Msg       string `json:"msg"`
+}
+
+func (s *Server) updateStatus(w http.ResponseWriter, r *http.Request) {
+	b, err := decode(r, s.BodyLimit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ref, _, err := b.str("reference")
+	if err == nil && ref == "" {
+		err = seald.Errorf(seald.EINVALID, "reference is required")
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	st, _, err := b.str("status")
+	if err == nil && st == "" {
+		err = seald.Errorf(seald.EINVALID, "status is required")
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	reason, _, err := b.str("reason")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	before, err := s.Service.Status(r.Context(), callerOf(r.Context()), ref)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, err := s.Service.SetStatus(r.Context(), callerOf(r.Context()), ref, strings.ToUpper(st), reason)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	msg := "status changed from " + string(before.Status) + " to " + string(rec.Status)
+	if before.Status == rec.Status {
+		msg = "status unchanged: already " + string(rec.Status)
+	}
+	writeOK(w, r, http.StatusOK, statusChangeResult{Reference: rec.Reference, Status: string(rec.Status), Msg: msg})
+}
+
+func (s *Server) download(w http.ResponseWriter, r *http.Request) {
+	ref, err := query(r, "reference")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	data, err := s.Service.Download(r.Context(), callerOf(r.Context()), ref, r.Header.Get("X-Data-Password"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeOK(w, r, http.StatusOK, rawJSON(data))
+}
+
+// rawJSON is canonical JSON passed through as it is.
+type rawJSON []byte
+
+func (j rawJSON) MarshalJSON() ([]byte, error) { return j, nil }
+
+func (s *Server) publicKey(w http.ResponseWriter, r *http.Request) {
+	writeOK(w, r, http.StatusOK, map[string]string{
+		"algorithm":  "Ed25519",
+		"public_key": base64.StdEncoding.EncodeToString(s.Service.Secrets.Signing.Public().(ed25519.PublicKey)),
+	})
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeOK(w, r, http.StatusOK, map[string]string{"status": "alive"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	checks := map[string]string{}
+	ok := true
+	if s.Ready != nil {
+		for name, err := range s.Ready(r) {
+			if err != nil {
+				ok = false
+				checks[name] = err.Error()
+			} else {
+				checks[name] = "ok"
+			}
+		}
+	}
+	status := http.StatusOK
+	if !ok {
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, plainBody{Success: ok, Data: checks})
+}

@@ -1,0 +1,198 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"seald"
+)
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	callerKey
+)
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+func callerOf(ctx context.Context) *seald.Caller {
+	c, _ := ctx.Value(callerKey).(*seald.Caller)
+	return c
+}
+
+// saneRequestID accepts a client's X-Request-Id only when it is short and made of safe characters, so it can
+// go into logs and headers as it is.
+func saneRequestID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// statusRecorder remembers the status a handler wrote, for the log line.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe sets the request id, recovers panics into a generic 500 in the operation's envelope, and writes
+// one log line per request. Query strings are logged (they hold references and hashes, no secrets); headers
+// are not, since two of them are keys.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if !saneRequestID(id) {
+			id = newRequestID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.logger().Error("panic", "request_id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				if rec.status == 0 {
+					s.writeError(rec, r, fmt.Errorf("panic: %v", v))
+				}
+			}
+			route := r.Pattern
+			if s.Metrics != nil {
+				s.Metrics(route, rec.status, time.Since(start))
+			}
+			s.logger().Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+				"query", r.URL.RawQuery, "status", rec.status, "duration_ms", time.Since(start).Milliseconds(),
+				"remote", clientIP(r))
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// authenticate checks the two key headers and puts the caller into the request's context. Repeated failures
+// from one address are slowed down: past a small burst, that address is answered 429 for a while, so keys
+// cannot be guessed at network speed.
+func (s *Server) authenticate(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ip := clientIP(r)
+		if !s.failures.allowed(ip) {
+			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "too many failed authentications from this address; try again later"))
+			return
+		}
+		c, err := s.Service.Authenticate(r.Context(), r.Header.Get("Ocp-Apim-Subscription-Key"), r.Header.Get("Api-Key"))
+		if err != nil {
+			if seald.ErrorCode(err) == seald.EUNAUTHORIZED {
+				s.failures.fail(ip)
+			}
+			s.writeError(w, r, err)
+			return
+		}
+		if !s.limits.allow(c.KeyID) {
+			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "rate limit of this API key exceeded; retry after a second"))
+			return
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), callerKey, c)))
+	}
+}
+
+// limiters hands out one token bucket per key (or address).
+type limiters struct {
+	mu    sync.Mutex
+	rate  rate.Limit
+	burst int
+	m     map[string]*rate.Limiter
+}
+
+func newLimiters(perSecond float64, burst int) *limiters {
+	return &limiters{rate: rate.Limit(perSecond), burst: burst, m: map[string]*rate.Limiter{}}
+}
+
+func (l *limiters) get(key string) *rate.Limiter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.m[key]
+	if !ok {
+		if len(l.m) > 100_000 {
+			clear(l.m) // bound memory against many distinct keys; a reset bucket is only generous once
+		}
+		lim = rate.NewLimiter(l.rate, l.burst)
+		l.m[key] = lim
+	}
+	return lim
+}
+
+// allow takes a token for key; a non-positive rate means no limit.
+func (l *limiters) allow(key string) bool {
+	if l == nil || l.rate <= 0 {
+		return true
+	}
+	return l.get(key).Allow()
+}
+
+// failureLimiter counts failed authentications per address: each failure takes a token, and an address
+// without tokens is refused until they refill.
+type failureLimiter struct{ l *limiters }
+
+func (f failureLimiter) allowed(ip string) bool {
+	if f.l == nil || f.l.rate <= 0 {
+		return true
+	}
+	return f.l.get(ip).Tokens() >= 1
+}
+
+func (f failureLimiter) fail(ip string) {
+	if f.l == nil || f.l.rate <= 0 {
+		return
+	}
+	f.l.get(ip).Allow()
+}

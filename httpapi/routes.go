@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// routes lists the whole API at a glance. Each path also gets a catch-all that answers 405 with Allow in the
+// operation's envelope, and every unknown path a JSON 404, so no HTML or plain-text error reaches a client.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	methods := map[string][]string{}
+	handle := func(method, path string, h http.HandlerFunc) {
+		mux.HandleFunc(method+" "+path, h)
+		methods[path] = append(methods[path], method)
+	}
+
+	// The seed's operations.
+	handle("GET", "/verification/api/v1/verify/token-id", s.authenticate(s.verifyTokenID))
+	handle("GET", "/verification/api/v1/verify/reference", s.authenticate(s.verifyReference))
+	handle("GET", "/verification/api/v1/verify/cid", s.authenticate(s.verifyCID))
+	handle("GET", "/verification/api/v1/verify/hash", s.authenticate(s.verifyHash))
+	handle("POST", "/verification/api/v1/verify/data", s.authenticate(s.verifyData))
+	handle("POST", "/svc-data/data/authentication/ipfs/sm-polygon/email", s.authenticate(s.sealOn("POLYGON")))
+	handle("GET", "/authentication-status/get/status", s.authenticate(s.status))
+	handle("POST", "/svc-file/api/v1/ovi/generator", s.authenticate(s.generate))
+
+	// Beyond the seed (API.md).
+	handle("POST", "/svc-data/data/authentication/ipfs/sm-eos/email", s.authenticate(s.sealOn("EOS")))
+	handle("PUT", "/authentication-status/update/status", s.authenticate(s.updateStatus))
+	handle("GET", "/verification/api/v1/verify/ovi", s.authenticate(s.verifyOVI))
+	handle("GET", "/svc-data/data/download", s.authenticate(s.download))
+	handle("GET", "/.well-known/seald-key", s.publicKey)
+	handle("GET", "/healthz", s.healthz)
+	handle("GET", "/readyz", s.readyz)
+	if s.MetricsHandler != nil {
+		mux.Handle("GET /metrics", s.MetricsHandler)
+	}
+	if s.Gateway != nil {
+		mux.Handle("GET /ipfs/{cid}", s.Gateway)
+	}
+	if s.Page != nil {
+		mux.Handle("GET /v/", s.Page)
+		mux.Handle("GET /assets/", s.Page)
+	}
+
+	for path, ms := range methods {
+		allow := append([]string(nil), ms...)
+		if contains(allow, "GET") {
+			allow = append(allow, "HEAD")
+		}
+		sort.Strings(allow)
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			s.writeError(w, r, errMethod(r.Method, allow))
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errNoRoute(r.URL.Path))
+	})
+	return mux
+}
+
+func contains(list []string, v string) bool {
+	for _, s := range list {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}

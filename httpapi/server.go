@@ -1,0 +1,63 @@
+// Package httpapi serves seald's HTTP API: the seed's operations to the letter (paths, members, envelopes,
+// headers) and the few that API.md adds. It translates between HTTP and the domain Service; every rule lives
+// in the Service.
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"seald"
+)
+
+// Server is the HTTP API. Set the fields, then use Handler.
+type Server struct {
+	Service *seald.Service
+	Logger  *slog.Logger
+	// BodyLimit bounds request bodies (default 1 MiB).
+	BodyLimit int64
+	// RatePerSecond and RateBurst bound each API key's requests; a non-positive rate turns the limit off.
+	RatePerSecond float64
+	RateBurst     int
+	// AuthFailuresPerMinute bounds failed authentications per client address (default 30; negative: off).
+	AuthFailuresPerMinute float64
+	// GatewayURL is the base of ipfs_gateway_link ("{GatewayURL}/ipfs/{cid}").
+	GatewayURL string
+	// Gateway serves /ipfs/{cid}; nil when IPFS is not embedded.
+	Gateway http.Handler
+	// Page serves the public verification page /v/{reference}; nil to leave it out.
+	Page http.Handler
+	// ValidCID reports whether s is a well-formed CID (package ipfs); nil accepts any non-empty value.
+	ValidCID func(s string) bool
+	// Ready reports whether the parts the service depends on answer, by name.
+	Ready func(r *http.Request) map[string]error
+	// Metrics, when set, is told each request's route, status and duration.
+	Metrics func(route string, status int, d time.Duration)
+	// MetricsHandler serves /metrics when set.
+	MetricsHandler http.Handler
+
+	limits   *limiters
+	failures failureLimiter
+}
+
+// Handler returns the API with its middleware.
+func (s *Server) Handler() http.Handler {
+	if s.BodyLimit <= 0 {
+		s.BodyLimit = 1 << 20
+	}
+	s.limits = newLimiters(s.RatePerSecond, max(s.RateBurst, 1))
+	fpm := s.AuthFailuresPerMinute
+	if fpm == 0 {
+		fpm = 30
+	}
+	if fpm > 0 {
+		s.failures = failureLimiter{newLimiters(fpm/60, int(fpm))}
+	}
+	return s.observe(s.routes())
+}
+
+// Timeouts are the server timeouts cmd/seald sets, so that a slow client cannot hold a connection forever.
+var Timeouts = struct{ ReadHeader, Read, Write, Idle time.Duration }{
+	ReadHeader: 5 * time.Second, Read: 30 * time.Second, Write: 60 * time.Second, Idle: 120 * time.Second,
+}
