@@ -1,0 +1,141 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"seald"
+)
+
+var _ seald.Mailer = (*Outbox)(nil)
+
+// Outbox is the embedded default Mailer (--smtp outbox): instead of sending, it writes each message as an RFC
+// 5322 .eml file into a directory, so one machine runs the whole pipeline with no mail server, and an operator
+// can read, forward or replay what would have been sent.
+//
+// The file is named after the record's reference (<reference>.eml), so sending the same record again
+// overwrites its one file instead of adding a second: the outbox holds at most one message per record, the
+// latest. Each write is atomic (a temporary file in the same directory, fsync, rename, fsync of the
+// directory): a reader or a crash sees the old file or the new one, never half of one. The directory is 0700
+// and the files 0600, since the messages carry recipients' addresses.
+type Outbox struct {
+	dir string
+	c   *composer
+}
+
+// NewOutbox returns an Outbox writing into dir (created on first use) with the sender from (--mail-from,
+// optionally with a display name).
+func NewOutbox(dir, from string) (*Outbox, error) {
+	if dir == "" {
+		return nil, seald.Errorf(seald.EINVALID, "mail: outbox directory is required")
+	}
+	c, err := newComposer(from)
+	if err != nil {
+		return nil, err
+	}
+	return &Outbox{dir: dir, c: c}, nil
+}
+
+// Dir returns the directory the messages are written to.
+func (o *Outbox) Dir() string { return o.dir }
+
+// Send writes the message of m to <dir>/<reference>.eml, replacing an earlier message of the same record, and
+// returns its Message-ID. A fault in m is EINVALID and permanent; a fault of the file system is not.
+func (o *Outbox) Send(ctx context.Context, m *seald.Mail) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	b, err := o.c.compose(m)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if _, err := b.msg.WriteTo(&buf); err != nil {
+		return "", fmt.Errorf("mail: outbox: render %s: %w", m.Reference, err)
+	}
+	if err := o.write(m.Reference+".eml", buf.Bytes()); err != nil {
+		return "", err
+	}
+	return b.messageID, nil
+}
+
+// write replaces dir/name atomically with data.
+func (o *Outbox) write(name string, data []byte) (err error) {
+	if err := os.MkdirAll(o.dir, 0o700); err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	f, err := os.CreateTemp(o.dir, ".tmp-*.eml") // CreateTemp makes the file 0600
+	if err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("mail: outbox: write %s: %w", name, err)
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("mail: outbox: sync %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("mail: outbox: close %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(o.dir, name)); err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	// The rename is durable only once the directory entry is on disk.
+	return syncDir(o.dir)
+}
+
+// syncDir flushes a directory's entries to disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("mail: outbox: sync directory: %w", err)
+	}
+	return nil
+}
+
+// Messages returns the paths of the messages in the outbox, sorted by name (that is, by reference); temporary
+// files of writes in progress are left out. An outbox that was never written to is empty, not an error. It is
+// meant for tests and for the CLI, which show what the service would have sent.
+func (o *Outbox) Messages() ([]string, error) {
+	entries, err := os.ReadDir(o.dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mail: outbox: %w", err)
+	}
+	var paths []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && strings.HasSuffix(name, ".eml") && !strings.HasPrefix(name, ".") {
+			paths = append(paths, filepath.Join(o.dir, name))
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// Path returns where the message of the record with this reference is, or would be, written.
+func (o *Outbox) Path(reference string) (string, error) {
+	if err := checkReference(reference); err != nil {
+		return "", err
+	}
+	return filepath.Join(o.dir, reference+".eml"), nil
+}

@@ -1,0 +1,209 @@
+package mail_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"seald"
+	"seald/mail"
+)
+
+func newOutbox(t *testing.T) *mail.Outbox {
+	t.Helper()
+	o, err := mail.NewOutbox(filepath.Join(t.TempDir(), "data", "outbox"), testFrom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func TestOutboxWritesParseableMessage(t *testing.T) {
+	o := newOutbox(t)
+	id, err := o.Send(context.Background(), htmlMail())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := o.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(o.Dir(), testRef+".eml")
+	if len(paths) != 1 || paths[0] != want {
+		t.Fatalf("messages %q, want [%s]", paths, want)
+	}
+	if p, err := o.Path(testRef); err != nil || p != want {
+		t.Errorf("Path = %q, %v", p, err)
+	}
+	data, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parse(t, data)
+	h := p.msg.Header
+	if h.Get("Message-Id") != id || id != "<"+testRef+"@seald.seald.example.com>" {
+		t.Errorf("Message-ID header %q, returned %q", h.Get("Message-Id"), id)
+	}
+	if subj := decodedHeader(t, h, "Subject"); subj != testSubject {
+		t.Errorf("subject %q", subj)
+	}
+	if to, err := h.AddressList("To"); err != nil || len(to) != 2 || to[0].Name != "Zoë Müller" {
+		t.Errorf("To %v, %v", to, err)
+	}
+	if _, err := h.Date(); err != nil {
+		t.Errorf("Date: %v", err)
+	}
+	if !strings.Contains(p.parts["text/plain"], "Verify: "+testLink) ||
+		!strings.Contains(p.parts["text/html"], testHash) {
+		t.Errorf("parts %q", p.parts)
+	}
+	if strings.Contains(string(data), "\n") && !strings.Contains(string(data), "\r\n") {
+		t.Error("lines do not end in CRLF as RFC 5322 wants")
+	}
+}
+
+func TestOutboxPermissions(t *testing.T) {
+	o := newOutbox(t)
+	if _, err := o.Send(context.Background(), textMail()); err != nil {
+		t.Fatal(err)
+	}
+	di, err := os.Stat(o.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := di.Mode().Perm(); perm != 0o700 {
+		t.Errorf("outbox directory mode %v, want 0700", perm)
+	}
+	fi, err := os.Stat(filepath.Join(o.Dir(), testRef+".eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("message file mode %v, want 0600", perm)
+	}
+}
+
+// TestOutboxOneFilePerReference sends a record's message twice, the second time changed: the outbox keeps one
+// file, with the second message, written as a new file renamed over the old one (never rewritten in place,
+// where a reader or a crash could see half a message), and leaves no temporary file behind.
+func TestOutboxOneFilePerReference(t *testing.T) {
+	o := newOutbox(t)
+	first := textMail()
+	id1, err := o.Send(context.Background(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(o.Dir(), testRef+".eml")
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := os.Open(path) // a reader that opened the old message keeps reading the old message
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+
+	second := textMail()
+	second.Subject = "Second attempt"
+	id2, err := o.Send(context.Background(), second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id1 != id2 {
+		t.Errorf("Message-IDs %q and %q differ for one reference", id1, id2)
+	}
+	other := textMail()
+	other.Reference = "D-00000000-0000-4000-8000-000000000000"
+	if _, err := o.Send(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+
+	entries, err := os.ReadDir(o.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("outbox holds %q, want one file per reference and nothing else", names)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(before, after) {
+		t.Error("the message was rewritten in place, not replaced by a rename")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := parse(t, data).msg.Header.Get("Subject"); got != "Second attempt" {
+		t.Errorf("subject %q, want the second message's", got)
+	}
+	old := make([]byte, 1<<16)
+	n, _ := held.Read(old)
+	if got := parse(t, old[:n]).msg.Header.Get("Subject"); got != first.Subject {
+		t.Errorf("the old file changed under its reader: subject %q", got)
+	}
+	paths, err := o.Messages()
+	if err != nil || len(paths) != 2 {
+		t.Errorf("Messages = %q, %v", paths, err)
+	}
+}
+
+func TestOutboxFaults(t *testing.T) {
+	t.Run("invalid message writes nothing", func(t *testing.T) {
+		o := newOutbox(t)
+		bad := textMail()
+		bad.Subject = "x\r\nBcc: victim@example.com"
+		_, err := o.Send(context.Background(), bad)
+		if seald.ErrorCode(err) != seald.EINVALID || !seald.IsPermanent(err) {
+			t.Fatalf("want a permanent EINVALID error, got %v", err)
+		}
+		if paths, _ := o.Messages(); len(paths) != 0 {
+			t.Errorf("wrote %q", paths)
+		}
+	})
+	t.Run("unwritable directory is transient", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "not-a-dir")
+		if err := os.WriteFile(file, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o, err := mail.NewOutbox(filepath.Join(file, "outbox"), testFrom)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = o.Send(context.Background(), textMail())
+		if err == nil || seald.IsPermanent(err) {
+			t.Fatalf("want a transient error, got %v", err)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		o := newOutbox(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := o.Send(ctx, textMail()); err == nil {
+			t.Fatal("sent with a cancelled context")
+		}
+	})
+	t.Run("empty outbox", func(t *testing.T) {
+		o := newOutbox(t)
+		if paths, err := o.Messages(); err != nil || len(paths) != 0 {
+			t.Errorf("Messages = %q, %v", paths, err)
+		}
+	})
+	t.Run("configuration", func(t *testing.T) {
+		if _, err := mail.NewOutbox("", testFrom); seald.ErrorCode(err) != seald.EINVALID {
+			t.Errorf("no directory: %v", err)
+		}
+		if _, err := mail.NewOutbox(t.TempDir(), "nobody"); seald.ErrorCode(err) != seald.EINVALID {
+			t.Errorf("bad sender: %v", err)
+		}
+	})
+}
