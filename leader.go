@@ -50,6 +50,9 @@ type leaderState struct {
 	// relost are confirmed batches the chain lost and that were re-sent; no new batch is built until the
 	// chain has them again.
 	relost []*Batch
+	// reuseNonce is the nonce of a transaction that was signed but never saved or sent: the next batch takes
+	// it, so the Anchorer's nonce sequence has no gap.
+	reuseNonce *uint64
 }
 
 func (p *Pipeline) anchorLoop(ctx context.Context, network string, a Anchorer, lock Lock) error {
@@ -194,10 +197,17 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Reco
 		}
 		req.Hashes[i] = h
 	}
+	req.Nonce = st.reuseNonce
 	tx, err := st.a.BuildBatch(ctx, req)
 	if err != nil {
 		p.setQueueError(ctx, st, err)
 		return err
+	}
+	st.reuseNonce = nil
+	if len(tx.Leaves) != len(queue) || len(tx.Proofs) != len(queue) {
+		nonce := tx.Nonce
+		st.reuseNonce = &nonce
+		return fmt.Errorf("anchorer built %d leaves and %d proofs for %d records", len(tx.Leaves), len(tx.Proofs), len(queue))
 	}
 	now := p.now()
 	b := &Batch{
@@ -210,6 +220,8 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Reco
 		entries[i] = BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
 	}
 	if err := p.Store.CreateBatch(ctx, b, entries, now); err != nil {
+		nonce := tx.Nonce
+		st.reuseNonce = &nonce
 		return err
 	}
 	p.crash(CrashAfterSign)

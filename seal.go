@@ -85,6 +85,10 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 	if strings.TrimSpace(subject) == "" {
 		subject = DefaultSubject
 	}
+	body := req.Body
+	if strings.TrimSpace(body) == "" {
+		body = DefaultBody
+	}
 	now := s.now()
 	r := &Record{
 		Reference:    NewReference(PrefixAuthentication),
@@ -100,7 +104,7 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 		IsEmail:      true,
 		IsEncrypted:  true,
 		Downloadable: c.Project.Downloadable,
-		Mail:         &MailRequest{To: to, Cc: cc, Subject: subject, Body: req.Body, HTML: req.IsHTML},
+		Mail:         &MailRequest{To: to, Cc: cc, Subject: subject, Body: body, HTML: req.IsHTML},
 		CreatedAt:    now,
 		UpdatedAt:    now,
 	}

@@ -30,6 +30,10 @@ type Service struct {
 // DefaultSubject is the e-mail subject when the caller gives none.
 const DefaultSubject = "Your data has been authenticated"
 
+// DefaultBody is the e-mail text when the caller gives none; the mailer appends the reference, the hash and
+// the verification link.
+const DefaultBody = "Data has been sealed for you with seald. Anyone holding it can check that it is unchanged, and see who sealed it and when, at the verification link below."
+
 func (s *Service) now() time.Time {
 	if s.Now != nil {
 		return s.Now().UTC().Truncate(time.Millisecond)
@@ -116,10 +120,10 @@ func (s *Service) owned(ctx context.Context, c *Caller, reference string) (*Reco
 		return nil, err
 	}
 	r, err := s.Store.Record(ctx, reference)
-	if err != nil {
+	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, err
 	}
-	if c == nil || r.BusinessID != c.Business.BusinessID {
+	if err != nil || c == nil || r.BusinessID != c.Business.BusinessID {
 		return nil, Errorf(ENOTFOUND, "no record with reference %s", reference)
 	}
 	return r, nil

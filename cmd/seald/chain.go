@@ -2,14 +2,108 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"seald"
+	"seald/evm"
 )
 
-// openChains sets up the anchorers of the configured networks. Until a chain adapter is configured, POLYGON
-// records are accepted and wait in IPFS_STORED.
+// openChains sets up the anchorer of each configured network: POLYGON on the embedded chain or an RPC URL,
+// EOS (EOS EVM) only when --eos-chain is given.
 func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *parts, closers *closeList) error {
-	p.chains[seald.NetworkPolygon] = seald.Chain{Network: seald.NetworkPolygon}
+	var polygon *evm.Anchorer
+	if cfg.Chain == "" || cfg.Chain == "embedded" {
+		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr})
+		if err != nil {
+			return fmt.Errorf("open embedded chain: %w", err)
+		}
+		closers.add("chain", e.Close)
+		if polygon, err = e.Anchorer(ctx, seald.NetworkPolygon); err != nil {
+			return err
+		}
+		if cfg.ChainRPCAddr != "" {
+			logger.Info("embedded chain JSON-RPC", "url", e.RPCURL(), "contract", e.Contract().Hex())
+		}
+	} else {
+		a, err := dialChain(ctx, cfg, seald.NetworkPolygon, cfg.Chain, cfg.ChainKeyFile, cfg.Contract)
+		if err != nil {
+			return err
+		}
+		polygon = a
+	}
+	closers.add("polygon anchorer", func() error { polygon.Close(); return nil })
+	p.add(polygon)
+	if cfg.EOSChain != "" {
+		a, err := dialChain(ctx, cfg, seald.NetworkEOS, cfg.EOSChain, cfg.EOSKeyFile, cfg.EOSContract)
+		if err != nil {
+			return err
+		}
+		closers.add("eos anchorer", func() error { a.Close(); return nil })
+		p.add(a)
+	}
 	return nil
+}
+
+func (p *parts) add(a *evm.Anchorer) {
+	ch := a.Chain()
+	p.anchorers[ch.Network] = a
+	p.chains[ch.Network] = ch
+	p.checks["chain_"+strings.ToLower(ch.Network)] = func(ctx context.Context) error {
+		_, err := a.NextTokenID(ctx)
+		return err
+	}
+}
+
+// dialChain connects to a network's node over RPC. Without a contract address it uses the one deployed by
+// an earlier start (kept in the data dir), or deploys the SealRegistry and keeps its address.
+func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract string) (*evm.Anchorer, error) {
+	flagName := "--chain"
+	if network == seald.NetworkEOS {
+		flagName = "--eos-chain"
+	}
+	if keyFile == "" {
+		return nil, fmt.Errorf("%s %s needs a signer key file (%s-key-file)", flagName, url, flagName)
+	}
+	key, err := evm.LoadKeyFile(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	saved := filepath.Join(cfg.DataDir, "contract-"+strings.ToLower(network)+".json")
+	if contract == "" {
+		var rec struct{ Address, RPC string }
+		if b, err := os.ReadFile(saved); err == nil && json.Unmarshal(b, &rec) == nil && rec.Address != "" {
+			contract = rec.Address
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if contract == "" {
+		client, err := ethclient.DialContext(ctx, url)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flagName, err)
+		}
+		addr, err := evm.Deploy(ctx, client, key)
+		client.Close()
+		if err != nil {
+			return nil, fmt.Errorf("deploy SealRegistry on %s: %w", network, err)
+		}
+		contract = addr.Hex()
+		if err := writePrivateJSON(saved, map[string]string{"address": contract, "rpc": url}); err != nil {
+			return nil, err
+		}
+	}
+	if !common.IsHexAddress(contract) {
+		return nil, fmt.Errorf("contract address %q of %s is not an address", contract, network)
+	}
+	return evm.DialAnchorer(ctx, url, common.HexToAddress(contract), key, network, evm.Options{Confirmations: cfg.Confirmations})
 }

@@ -76,7 +76,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
-	rec := in.waitState(ref, "COMPLETED", 60*time.Second)
+	rec := in.waitState(ref, finalState, 60*time.Second)
 	t.Run("status record", func(t *testing.T) {
 		for k, want := range map[string]any{"reference": ref, "hash": wantHash, "pipeline": "ipfs/sm-polygon/email",
 			"blockchain_network": "POLYGON", "mimetype": "application/json", "error_type": "", "error_message": nil,
@@ -147,11 +147,19 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("outbox has the e-mail", func(t *testing.T) {
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			files := outboxFiles(t, dir)
-			if len(files) >= 1 {
-				b := readFile(t, files[0])
-				if !strings.Contains(b, "alice@example.com") || !strings.Contains(b, "/v/D-") {
-					t.Errorf("message lacks recipient or link:\n%s", b)
+			for _, f := range outboxFiles(t, dir) {
+				if !strings.Contains(f, ref) {
+					continue
+				}
+				b := readFile(t, f)
+				for _, want := range []string{"To: <alice@example.com>", "Cc: <bob@example.com>, <carol@example.com>",
+					"Subject: Sealed", "Hello", "/v/" + ref, wantHash, "Message-ID: <" + ref + "@"} {
+					if !strings.Contains(b, want) {
+						t.Errorf("message lacks %q:\n%s", want, b)
+					}
+				}
+				if n := len(outboxFiles(t, dir)); n < 2 {
+					t.Errorf("%d messages in the outbox, want one per record", n)
 				}
 				return
 			}
@@ -192,9 +200,9 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("download round trip and password", func(t *testing.T) {
 		r := in.post(authPath, map[string]any{"data": data, "to": "a@example.com", "password": "s3cret"})
 		pref := str(r.Body, "data.reference")
-		in.waitState(pref, "COMPLETED", 60*time.Second)
+		in.waitState(pref, finalState, 60*time.Second)
 		dl := func(pw string) *response {
-			return in.callWith("GET", "/svc-data/data/download?reference="+pref, map[string]string{"X-Data-Password": pw})
+			return in.callWith("GET", "/svc-data/data/download?reference="+pref, map[string]string{"X-Data-Password": pw}, nil)
 		}
 		if r := dl("wrong"); r.Status != 401 || r.Body["data"] != nil {
 			t.Errorf("wrong password: %d %s", r.Status, r.Raw)
@@ -392,3 +400,6 @@ func badInput(t *testing.T, in *instance) {
 		})
 	}
 }
+
+// finalState is where records end with the parts serve has.
+var finalState = "COMPLETED"

@@ -1,0 +1,452 @@
+// Package evm anchors seald's records on EVM chains: the SealRegistry contract's Go side (Merkle trees that
+// match its verify, its bindings in evm/registry), the Anchorer that speaks JSON-RPC to any EVM node, the
+// embedded in-process chain that is seald's default, and the offline verifier of proof bundles.
+package evm
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"seald"
+	"seald/evm/registry"
+)
+
+// FirstTokenID is the id of the first token a SealRegistry mints; 0 is never a token.
+const FirstTokenID = 1
+
+// MaxBatchSize is the largest batch the contract accepts in one anchor (its MAX_BATCH_SIZE).
+const MaxBatchSize = 5000
+
+// fallbackAnchorGas is the gas limit of an anchor whose gas cannot be estimated because the contract would
+// refuse it in the latest state, as when the batch before it is still pending. anchor writes nothing per
+// token, so its cost (about 70,000 gas on Prague rules) does not grow with the batch; this leaves room
+// for chains that price storage higher.
+const fallbackAnchorGas = 300_000
+
+// ErrNonceUsed is wrapped (as a seald.Permanent error) by Send when the transaction's nonce was taken by
+// another transaction of the same key that got mined, such as a replacement: this one can never be mined,
+// and the caller should look for the receipt of the transaction that took its place.
+var ErrNonceUsed = errors.New("nonce already used by another transaction")
+
+// Options tune an Anchorer. The zero value suits a real network with immediate finality needs met by the
+// caller; see each field.
+type Options struct {
+	// Confirmations is how many blocks must follow a transaction's block before Receipt reports it. 0
+	// reports as soon as it is included: right for the embedded chain, which makes blocks only on demand.
+	// On Polygon PoS, blocks are final after a milestone (a few seconds); 16 or more guards against reorgs.
+	Confirmations uint64
+	// FeeCeiling caps the max fee per gas (wei) of every transaction; nil means DefaultFeeCeiling.
+	FeeCeiling *big.Int
+	// TipCap fixes the priority fee per gas (wei) instead of asking the node (eth_maxPriorityFeePerGas).
+	// Polygon PoS refuses tips under its minimum (25 gwei at the time of writing); set it there.
+	TipCap *big.Int
+	// PollInterval is how often Revoke checks whether its transaction was mined; 0 means 500 ms.
+	PollInterval time.Duration
+	// AnchorGasLimit, when not 0, is the gas limit of every anchor transaction instead of an estimate.
+	AnchorGasLimit uint64
+}
+
+// Anchorer implements seald.Anchorer over JSON-RPC, so the same code anchors on the embedded chain
+// (through its in-process client) and on Polygon, Amoy or EOS EVM (over HTTP).
+//
+// It owns its key's nonce in memory, starting from the node's pending nonce: seald's anchor leader is the
+// only signer of the key. A transaction built with BuildBatch and then abandoned leaves a gap at its nonce;
+// rebuild it with BatchRequest.Nonce, or call ResetNonce.
+type Anchorer struct {
+	client   *ethclient.Client
+	owned    bool // the client was dialed here and is closed by Close
+	s        *signer
+	contract common.Address
+	network  string
+	opts     Options
+	abi      *registry.SealRegistry
+
+	mu         sync.Mutex
+	nonceKnown bool
+	nonce      uint64
+	sent       map[uint64]fees // the highest fees signed per nonce, so a replacement always outbids
+}
+
+var _ seald.Anchorer = (*Anchorer)(nil)
+
+// NewAnchorer returns an Anchorer for the contract at address on the chain client talks to, signing with
+// key, under the network name (seald.NetworkPolygon or seald.NetworkEOS). It checks that the contract
+// exists and that key owns it, so a wrong address or key fails at start rather than at the first batch.
+func NewAnchorer(ctx context.Context, client *ethclient.Client, contract common.Address, key *ecdsa.PrivateKey, network string, opts Options) (*Anchorer, error) {
+	if network == "" {
+		return nil, errors.New("evm: network name is empty")
+	}
+	s, err := newSigner(ctx, client, key, opts.TipCap, opts.FeeCeiling)
+	if err != nil {
+		return nil, err
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = 500 * time.Millisecond
+	}
+	a := &Anchorer{client: client, s: s, contract: contract, network: network, opts: opts,
+		abi: registry.NewSealRegistry(), sent: make(map[uint64]fees)}
+	code, err := client.CodeAt(ctx, contract, nil)
+	if err != nil {
+		return nil, fmt.Errorf("evm: contract code: %w", err)
+	}
+	if len(code) == 0 {
+		return nil, fmt.Errorf("evm: no contract at %s on chain %s", contract.Hex(), s.chainID)
+	}
+	out, err := a.call(ctx, a.abi.PackOwner())
+	if err != nil {
+		return nil, fmt.Errorf("evm: contract owner: %w", err)
+	}
+	owner, err := a.abi.UnpackOwner(out)
+	if err != nil {
+		return nil, fmt.Errorf("evm: contract at %s is not a SealRegistry: %w", contract.Hex(), err)
+	}
+	if owner != s.from {
+		return nil, fmt.Errorf("evm: key %s does not own the SealRegistry at %s (owner %s)", s.from.Hex(), contract.Hex(), owner.Hex())
+	}
+	return a, nil
+}
+
+// DialAnchorer connects to a node's JSON-RPC URL (--chain URL) and returns its Anchorer; Close closes the
+// connection.
+func DialAnchorer(ctx context.Context, url string, contract common.Address, key *ecdsa.PrivateKey, network string, opts Options) (*Anchorer, error) {
+	client, err := ethclient.DialContext(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("evm: dial %s: %w", url, err)
+	}
+	a, err := NewAnchorer(ctx, client, contract, key, network, opts)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	a.owned = true
+	return a, nil
+}
+
+// Close closes the RPC connection if DialAnchorer opened it.
+func (a *Anchorer) Close() {
+	if a.owned {
+		a.client.Close()
+	}
+}
+
+// Address is the account that signs anchors and owns the contract.
+func (a *Anchorer) Address() common.Address { return a.s.from }
+
+// Chain describes the network, chain id and contract.
+func (a *Anchorer) Chain() seald.Chain {
+	return seald.Chain{Network: a.network, ChainID: a.s.chainID.String(), Contract: a.contract.Hex()}
+}
+
+// NextTokenID reads the id the contract gives the next minted token.
+func (a *Anchorer) NextTokenID(ctx context.Context) (uint64, error) {
+	out, err := a.call(ctx, a.abi.PackNextTokenId())
+	if err != nil {
+		return 0, err
+	}
+	n, err := a.abi.UnpackNextTokenId(out)
+	if err != nil {
+		return 0, err
+	}
+	if !n.IsUint64() {
+		return 0, fmt.Errorf("evm: next token id %s does not fit 64 bits", n)
+	}
+	return n.Uint64(), nil
+}
+
+// IsRevoked reads a token's revocation from the chain. A token the contract never minted is ENOTFOUND.
+func (a *Anchorer) IsRevoked(ctx context.Context, tokenID uint64) (bool, error) {
+	out, err := a.call(ctx, a.abi.PackIsRevoked(new(big.Int).SetUint64(tokenID)))
+	if err != nil {
+		return false, a.tokenError(tokenID, err)
+	}
+	return a.abi.UnpackIsRevoked(out)
+}
+
+// BuildBatch computes the batch's Merkle tree and signs the anchor transaction. With req.Nonce set it
+// builds a replacement at that nonce whose fees beat, by more than the 10% nodes require, both the fees of
+// attempt req.Attempt and any transaction this Anchorer signed before at that nonce.
+func (a *Anchorer) BuildBatch(ctx context.Context, req seald.BatchRequest) (*seald.BatchTx, error) {
+	n := len(req.Hashes)
+	if n == 0 || n > MaxBatchSize {
+		return nil, seald.Permanent(seald.Errorf(seald.EINVALID, "a batch holds 1 to %d records, not %d", MaxBatchSize, n))
+	}
+	if req.FirstTokenID < FirstTokenID {
+		return nil, seald.Permanent(seald.Errorf(seald.EINVALID, "token ids start at %d", FirstTokenID))
+	}
+	leaves := make([][32]byte, n)
+	for i, h := range req.Hashes {
+		leaves[i] = LeafHash(req.FirstTokenID+uint64(i), h)
+	}
+	root, proofs, err := MerkleProofs(leaves)
+	if err != nil {
+		return nil, err
+	}
+	data := a.abi.PackAnchor(root, new(big.Int).SetUint64(req.FirstTokenID), big.NewInt(int64(n)))
+	gas, err := a.anchorGas(ctx, data)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := a.signTx(ctx, req.Nonce, req.Attempt, data, gas)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	b := &seald.BatchTx{Root: hexutil.Encode(root[:]), Leaves: make([]string, n), Proofs: make([][]string, n),
+		Nonce: tx.Nonce(), TxHash: tx.Hash().Hex(), RawTx: raw}
+	for i, l := range leaves {
+		b.Leaves[i] = hexutil.Encode(l[:])
+	}
+	for i, p := range proofs {
+		b.Proofs[i] = make([]string, len(p))
+		for j, node := range p {
+			b.Proofs[i][j] = hexutil.Encode(node[:])
+		}
+	}
+	return b, nil
+}
+
+// anchorGas estimates an anchor's gas in the latest state, with a margin. When the contract would refuse
+// the batch there only because another batch must land first, the fixed fallback is used; any other
+// refusal (not the owner, a bad batch) is permanent.
+func (a *Anchorer) anchorGas(ctx context.Context, data []byte) (uint64, error) {
+	if a.opts.AnchorGasLimit != 0 {
+		return a.opts.AnchorGasLimit, nil
+	}
+	gas, err := estimate(ctx, a.client, a.s.from, &a.contract, data)
+	if err == nil {
+		return gas, nil
+	}
+	if !isRevert(err) {
+		return 0, fmt.Errorf("evm: estimate anchor gas: %w", err)
+	}
+	if d, ok := revertData(err); ok && revertName(d) == "UnexpectedFirstTokenId" {
+		return fallbackAnchorGas, nil
+	}
+	return 0, seald.Permanent(fmt.Errorf("evm: the contract refuses the batch: %s", revertError(err)))
+}
+
+// estimate asks the node for a transaction's gas in the latest state and adds a fifth: the state may move
+// between estimate and inclusion.
+func estimate(ctx context.Context, client *ethclient.Client, from common.Address, to *common.Address, data []byte) (uint64, error) {
+	gas, err := client.EstimateGasAtBlock(ctx, ethereum.CallMsg{From: from, To: to, Data: data}, nil)
+	if err != nil {
+		return 0, err
+	}
+	return gas + gas/5, nil
+}
+
+// signTx takes the nonce (the next one, or the given one for a replacement), prices and signs.
+func (a *Anchorer) signTx(ctx context.Context, nonce *uint64, attempt int, data []byte, gas uint64) (*types.Transaction, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var n uint64
+	if nonce != nil {
+		n = *nonce
+	} else {
+		if !a.nonceKnown {
+			pending, err := a.client.PendingNonceAt(ctx, a.s.from)
+			if err != nil {
+				return nil, fmt.Errorf("evm: pending nonce: %w", err)
+			}
+			a.nonce, a.nonceKnown = pending, true
+		}
+		n = a.nonce
+	}
+	var prev *fees
+	if p, ok := a.sent[n]; ok {
+		prev = &p
+	}
+	f, err := a.s.price(ctx, attempt, prev)
+	if err != nil {
+		return nil, fmt.Errorf("evm: fees: %w", err)
+	}
+	tx, err := a.s.sign(n, &a.contract, data, gas, f)
+	if err != nil {
+		return nil, err
+	}
+	a.sent[n] = f
+	if nonce == nil {
+		a.nonce++
+	} else if a.nonceKnown && n >= a.nonce {
+		a.nonce = n + 1
+	}
+	for old := range a.sent {
+		if old+256 < n {
+			delete(a.sent, old)
+		}
+	}
+	return tx, nil
+}
+
+// ResetNonce makes the next transaction take the node's pending nonce again, closing any gap left by a
+// transaction that was built but never sent.
+func (a *Anchorer) ResetNonce() {
+	a.mu.Lock()
+	a.nonceKnown = false
+	a.mu.Unlock()
+}
+
+// Send broadcasts a signed transaction. A transaction the node already has, or one already mined, is
+// success, so re-sending a saved transaction after a crash is always safe.
+func (a *Anchorer) Send(ctx context.Context, rawTx []byte) error {
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalBinary(rawTx); err != nil {
+		return seald.Permanent(seald.Errorf(seald.EINVALID, "not a signed transaction: %v", err))
+	}
+	err := a.client.SendTransaction(ctx, tx)
+	if err == nil {
+		return nil
+	}
+	msg := strings.ToLower(err.Error())
+	switch {
+	case strings.Contains(msg, "already known"), strings.Contains(msg, "known transaction"):
+		return nil
+	case strings.Contains(msg, "nonce too low"):
+		_, rerr := a.client.TransactionReceipt(ctx, tx.Hash())
+		if rerr == nil {
+			return nil
+		}
+		if !notFound(rerr) {
+			return fmt.Errorf("evm: send %s: %w (and its receipt: %v)", tx.Hash().Hex(), err, rerr)
+		}
+		a.ResetNonce()
+		return seald.Permanent(fmt.Errorf("evm: transaction %s at nonce %d: %w", tx.Hash().Hex(), tx.Nonce(), ErrNonceUsed))
+	}
+	return fmt.Errorf("evm: send %s: %w", tx.Hash().Hex(), err)
+}
+
+// Receipt reports where a transaction was included once Confirmations blocks follow its block, nil while
+// it is unknown, pending or not yet confirmed, and a Permanent error naming the contract's reason if it
+// reverted. A receipt whose block is no longer canonical counts as not included, so a reorganised batch
+// shows up as missing and gets re-sent.
+func (a *Anchorer) Receipt(ctx context.Context, txHash string) (*seald.Receipt, error) {
+	if !isTxHash(txHash) {
+		return nil, seald.Permanent(seald.Errorf(seald.EINVALID, "%q is not a transaction hash", txHash))
+	}
+	hash := common.HexToHash(txHash)
+	r, err := a.client.TransactionReceipt(ctx, hash)
+	if notFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("evm: receipt %s: %w", txHash, err)
+	}
+	if a.opts.Confirmations > 0 {
+		head, err := a.client.BlockNumber(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("evm: block number: %w", err)
+		}
+		if head < r.BlockNumber.Uint64()+a.opts.Confirmations {
+			return nil, nil
+		}
+		h, err := a.client.HeaderByNumber(ctx, r.BlockNumber)
+		if err != nil {
+			return nil, fmt.Errorf("evm: header %s: %w", r.BlockNumber, err)
+		}
+		if h.Hash() != r.BlockHash {
+			return nil, nil
+		}
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		return nil, seald.Permanent(fmt.Errorf("evm: transaction %s reverted in block %s: %s", txHash, r.BlockNumber, a.reason(ctx, hash, r)))
+	}
+	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex()}, nil
+}
+
+// reason replays a reverted transaction's call on the state before its block to recover the revert
+// reason, which receipts do not carry. It is a best effort: earlier transactions of the same block are not
+// replayed.
+func (a *Anchorer) reason(ctx context.Context, hash common.Hash, r *types.Receipt) string {
+	tx, _, err := a.client.TransactionByHash(ctx, hash)
+	if err != nil || r.BlockNumber.Sign() == 0 {
+		return "reason unknown"
+	}
+	parent := new(big.Int).Sub(r.BlockNumber, common.Big1)
+	_, err = a.client.CallContract(ctx, ethereum.CallMsg{From: a.s.from, To: tx.To(), Data: tx.Data(), Gas: tx.Gas()}, parent)
+	if err == nil {
+		return "reason unknown"
+	}
+	return revertError(err)
+}
+
+// Revoke marks a token revoked on chain and waits until the transaction has its confirmations. The
+// contract makes a second revocation a no-op, so retrying after a timeout is safe.
+func (a *Anchorer) Revoke(ctx context.Context, tokenID uint64) (string, error) {
+	data := a.abi.PackRevoke(new(big.Int).SetUint64(tokenID))
+	gas, err := estimate(ctx, a.client, a.s.from, &a.contract, data)
+	if err != nil {
+		if isRevert(err) {
+			return "", seald.Permanent(a.tokenError(tokenID, err))
+		}
+		return "", fmt.Errorf("evm: estimate revoke gas: %w", err)
+	}
+	tx, err := a.signTx(ctx, nil, 0, data, gas)
+	if err != nil {
+		return "", err
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return "", err
+	}
+	if err := a.Send(ctx, raw); err != nil {
+		return "", err
+	}
+	hash := tx.Hash().Hex()
+	t := time.NewTicker(a.opts.PollInterval)
+	defer t.Stop()
+	for {
+		r, err := a.Receipt(ctx, hash)
+		if err != nil {
+			return hash, err
+		}
+		if r != nil {
+			return hash, nil
+		}
+		select {
+		case <-ctx.Done():
+			return hash, fmt.Errorf("evm: waiting for revocation %s: %w", hash, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// call runs a read-only call against the contract in the latest state.
+func (a *Anchorer) call(ctx context.Context, data []byte) ([]byte, error) {
+	return a.client.CallContract(ctx, ethereum.CallMsg{To: &a.contract, Data: data}, nil)
+}
+
+// tokenError maps a refused call about a token to seald's errors: a token the contract never minted is
+// ENOTFOUND; any other revert is reported with its reason.
+func (a *Anchorer) tokenError(tokenID uint64, err error) error {
+	if d, ok := revertData(err); ok {
+		if revertName(d) == "ERC721NonexistentToken" {
+			return &seald.Error{Code: seald.ENOTFOUND, Op: "evm", Message: fmt.Sprintf("token %d does not exist on chain", tokenID), Err: err}
+		}
+		return fmt.Errorf("evm: token %d: %s", tokenID, describeRevert(d))
+	}
+	return fmt.Errorf("evm: token %d: %w", tokenID, err)
+}
+
+func isTxHash(s string) bool {
+	if len(s) != 66 || !strings.HasPrefix(s, "0x") {
+		return false
+	}
+	_, err := hex.DecodeString(s[2:])
+	return err == nil
+}
