@@ -247,7 +247,9 @@ func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, 
 	}
 }
 
-func isRevoke(kind string) bool { return len(kind) > len(JobRevoke) && kind[:len(JobRevoke)+1] == JobRevoke+":" }
+func isRevoke(kind string) bool {
+	return len(kind) > len(JobRevoke) && kind[:len(JobRevoke)+1] == JobRevoke+":"
+}
 
 func (p *Pipeline) step(ctx context.Context, j *Job, r *Record) error {
 	switch j.Kind {
