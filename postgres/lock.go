@@ -1,0 +1,142 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"seald"
+)
+
+// lock is a session advisory lock held on a connection taken out of the pool for it. PostgreSQL releases the
+// lock when that connection ends, whatever ends it, so a watcher reads from the connection all the time (a
+// terminated backend or a closed socket is seen at once) and pings it after each quiet interval (a silent
+// network is seen within the interval and pingTimeout); either failure closes Lost.
+type lock struct {
+	s    *Store
+	conn *pgx.Conn
+	key  int64
+
+	lost     chan struct{}
+	lostOnce sync.Once
+	ctx      context.Context // cancelled by Release, to stop the watcher
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the watcher has stopped using conn
+	release  sync.Once
+}
+
+// Lost is closed when the lock is no longer held: its connection died, or it was released.
+func (l *lock) Lost() <-chan struct{} { return l.lost }
+
+func (l *lock) markLost() { l.lostOnce.Do(func() { close(l.lost) }) }
+
+// Release unlocks and closes the lock's connection. It may be called more than once.
+func (l *lock) Release() {
+	l.release.Do(func() {
+		l.cancel()
+		<-l.done
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if !l.conn.IsClosed() {
+			// Closing the connection would free the lock too; unlocking first says so at once.
+			l.conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, l.key)
+		}
+		l.conn.Close(ctx)
+		l.markLost()
+		l.s.mu.Lock()
+		delete(l.s.locks, l)
+		l.s.mu.Unlock()
+	})
+}
+
+// pingTimeout bounds the ping of a quiet lock connection. A server that does not answer within it is treated
+// as gone: the lock is given up (Lost closes) even if the server still holds it, which is the safe side.
+const pingTimeout = 15 * time.Second
+
+// watch owns the connection until Release: nothing else may use it meanwhile.
+func (l *lock) watch(quiet time.Duration) {
+	defer close(l.done)
+	for {
+		ctx, cancel := context.WithTimeout(l.ctx, quiet)
+		err := l.conn.PgConn().WaitForNotification(ctx)
+		cancel()
+		if l.ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			continue // a notification nobody asked for
+		}
+		if pgconn.Timeout(err) {
+			// A ping cut short breaks the connection, so it gets far longer than a busy server needs.
+			ctx, cancel := context.WithTimeout(l.ctx, pingTimeout)
+			err = l.conn.Ping(ctx)
+			cancel()
+			if l.ctx.Err() != nil {
+				return
+			}
+			if err == nil {
+				continue
+			}
+		}
+		// The connection is gone, and the lock with it.
+		closeCtx, cancelClose := context.WithTimeout(context.Background(), time.Second)
+		l.conn.Close(closeCtx)
+		cancelClose()
+		l.markLost()
+		return
+	}
+}
+
+// TryLock takes the named lock if no other session, in this process or another, holds it; nil and no error
+// when one does. The lock is keyed by the schema too, so deployments sharing a database do not collide. A
+// failed attempt returns its connection to the pool; a successful one keeps it out of the pool until Release.
+func (s *Store) TryLock(ctx context.Context, name string) (seald.Lock, error) {
+	const op = "postgres.TryLock"
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, wrap(op, errors.New("the store is closed"))
+	}
+	key := s.key(name)
+	var pc *pgxpool.Conn
+	var got bool
+	for try := 1; ; try++ {
+		var err error
+		pc, err = s.pool.Acquire(ctx)
+		if err == nil {
+			err = pc.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got)
+			if err == nil {
+				break
+			}
+			pc.Release()
+		}
+		if try == attempts || ctx.Err() != nil || !brokenConn(err) {
+			return nil, wrap(op, err)
+		}
+		s.pool.Reset()
+	}
+	if !got {
+		pc.Release()
+		return nil, nil
+	}
+	lctx, cancel := context.WithCancel(context.Background())
+	l := &lock{s: s, conn: pc.Hijack(), key: key, lost: make(chan struct{}), ctx: lctx, cancel: cancel,
+		done: make(chan struct{})}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		close(l.done)
+		l.Release()
+		return nil, wrap(op, errors.New("the store is closed"))
+	}
+	s.locks[l] = struct{}{}
+	s.mu.Unlock()
+	go l.watch(s.lockCheck)
+	return l, nil
+}

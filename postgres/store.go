@@ -1,0 +1,253 @@
+// Package postgres is seald's production store: PostgreSQL through pgx, shared by any number of seald
+// instances. Jobs are claimed with FOR UPDATE SKIP LOCKED so that each goes to one instance, and the anchor
+// leader of a network is elected with a session advisory lock.
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"seald"
+)
+
+var _ seald.Store = (*Store)(nil)
+
+// Store is seald's state in a PostgreSQL database, in the first schema of the DSN's search_path (so that
+// several deployments, or tests, can share one database).
+type Store struct {
+	pool   *pgxpool.Pool
+	schema string
+	// lockCheck is how long a held lock's connection may stay silent before it is pinged; a dead connection
+	// that says nothing (a network partition) is noticed within this and pingTimeout.
+	lockCheck time.Duration
+
+	mu     sync.Mutex
+	locks  map[*lock]struct{}
+	closed bool
+	once   sync.Once
+}
+
+// Open connects to the database at dsn (a postgres:// URL or key=value string; pgx passes parameters it
+// does not know, such as search_path, to the server) and applies the migrations it lacks. Instances opening
+// at once serialize on an advisory lock, so each migration is applied once.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// The parse error may quote the DSN, password included.
+		return nil, errors.New("postgres.Open: the DSN is not valid")
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres.Open: %w", err)
+	}
+	s := &Store{pool: pool, lockCheck: 5 * time.Second, locks: map[*lock]struct{}{}}
+	var schema *string
+	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres.Open: %w", err)
+	}
+	if schema == nil {
+		pool.Close()
+		return nil, errors.New("postgres.Open: no schema of the search_path exists")
+	}
+	s.schema = *schema
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres.Open: %w", err)
+	}
+	return s, nil
+}
+
+// Close releases the locks this Store holds and closes its connections. It may be called more than once.
+func (s *Store) Close() error {
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		held := make([]*lock, 0, len(s.locks))
+		for l := range s.locks {
+			held = append(held, l)
+		}
+		s.mu.Unlock()
+		for _, l := range held {
+			l.Release()
+		}
+		s.pool.Close()
+	})
+	return nil
+}
+
+// key turns a name into an advisory lock key, unique to this Store's schema so that deployments sharing a
+// database do not share locks.
+func (s *Store) key(name string) int64 {
+	sum := sha256.Sum256([]byte(s.schema + "\x00" + name))
+	return int64(binary.BigEndian.Uint64(sum[:8]))
+}
+
+// querier is what statements need: the pool or a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// attempts bounds how often an operation that met a broken connection is tried again.
+const attempts = 3
+
+// tx runs fn in one transaction and commits it when fn succeeds. When a connection turns out broken before
+// the commit was sent (the server restarted, or the backend was terminated), the server has rolled the
+// transaction back, so the pool is emptied of its old connections and the whole transaction is run again on
+// a fresh one. A failed commit is never retried: it may have been applied.
+func (s *Store) tx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+	for try := 1; ; try++ {
+		sentCommit, err := s.runTx(ctx, fn)
+		if err == nil {
+			return nil
+		}
+		if sentCommit || try == attempts || ctx.Err() != nil || !brokenConn(err) {
+			return wrap(op, err)
+		}
+		s.pool.Reset()
+	}
+}
+
+// runTx runs one attempt of tx and tells whether it got as far as sending the commit.
+func (s *Store) runTx(ctx context.Context, fn func(tx pgx.Tx) error) (sentCommit bool, err error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := fn(tx); err != nil {
+		return false, err
+	}
+	return true, tx.Commit(ctx)
+}
+
+// read runs fn, which only reads, on the pool, trying again on a fresh connection when it met a broken one.
+func (s *Store) read(ctx context.Context, op string, fn func(q querier) error) error {
+	for try := 1; ; try++ {
+		err := fn(s.pool)
+		if err == nil {
+			return nil
+		}
+		if try == attempts || ctx.Err() != nil || !brokenConn(err) {
+			return wrap(op, err)
+		}
+		s.pool.Reset()
+	}
+}
+
+// brokenConn tells whether err means the connection, not the statement, failed: a FATAL error or connection
+// exception from the server (it is shutting down or terminated the backend), or a network error.
+func brokenConn(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.EqualFold(pe.Severity, "FATAL") || strings.HasPrefix(pe.Code, "08") ||
+			pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var ne net.Error
+	var ce *pgconn.ConnectError
+	return pgconn.SafeToRetry(err) || errors.As(err, &ne) || errors.As(err, &ce) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed)
+}
+
+// wrap gives err the store's error codes: unique violations are ECONFLICT, references to missing rows
+// ENOTFOUND, an unreachable server EUNAVAILABLE, and the rest EINTERNAL. An *seald.Error made by the store
+// itself passes through with op added.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *seald.Error
+	if errors.As(err, &se) && se.Code != "" {
+		if se.Op == "" {
+			se.Op = op
+		}
+		return se
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "23505":
+			return &seald.Error{Code: seald.ECONFLICT, Op: op, Message: "already exists", Err: err}
+		case "23503":
+			return &seald.Error{Code: seald.ENOTFOUND, Op: op, Message: "refers to something that does not exist", Err: err}
+		}
+	}
+	if brokenConn(err) {
+		return &seald.Error{Code: seald.EUNAVAILABLE, Op: op, Message: "the database is unavailable", Err: err}
+	}
+	return &seald.Error{Code: seald.EINTERNAL, Op: op, Err: err}
+}
+
+// notFound is the error of a lookup that found nothing.
+func notFound(op, format string, args ...any) error {
+	return &seald.Error{Code: seald.ENOTFOUND, Op: op, Message: fmt.Sprintf(format, args...)}
+}
+
+// conflict is the error of a change that the current state does not allow.
+func conflict(op, format string, args ...any) error {
+	return &seald.Error{Code: seald.ECONFLICT, Op: op, Message: fmt.Sprintf(format, args...)}
+}
+
+// ts is the stored form of a time: seald keeps milliseconds, so finer digits are dropped here rather than
+// kept by PostgreSQL's microseconds and lost by SQLite's milliseconds.
+func ts(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
+
+// nullTS stores nil as NULL.
+func nullTS(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return ts(*t)
+}
+
+// utcPtr turns a nullable column back into nil or a UTC time.
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// nullString stores "" as NULL, for optional references such as a subscription key's project.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// integer converts an unsigned counter (token id, nonce, block number) into a bigint. No real counter comes
+// near 2^63; one that does is refused rather than stored wrapped.
+func integer(what string, v uint64) (int64, error) {
+	if v > 1<<63-1 {
+		return 0, fmt.Errorf("%s %d does not fit in a bigint", what, v)
+	}
+	return int64(v), nil
+}
+
+// placeholders returns "$from, ..., $(from+n-1)".
+func placeholders(from, n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "$%d", from+i)
+	}
+	return b.String()
+}

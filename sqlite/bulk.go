@@ -1,0 +1,32 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+
+	"seald"
+)
+
+// BulkInsertRecords inserts records (only the records: no payload, no job) in one transaction through one
+// prepared statement, to fill a database for benchmarks and imports far faster than CreateRecord's
+// transaction per record. Any failure inserts none of them.
+func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) error {
+	const op = "sqlite.BulkInsertRecords"
+	return s.write(ctx, op, func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, insertRecord)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, r := range records {
+			vals, err := recordValues(r)
+			if err != nil {
+				return err
+			}
+			if _, err := st.ExecContext(ctx, vals...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,224 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"seald"
+	"seald/storetest"
+)
+
+// harnessStore is a Store the contract suite can reopen and reach with raw SQL.
+type harnessStore struct {
+	*Store
+	raw *sql.DB
+}
+
+var (
+	_ storetest.Reopener     = (*harnessStore)(nil)
+	_ storetest.RawSQL       = (*harnessStore)(nil)
+	_ storetest.BulkInserter = (*harnessStore)(nil)
+)
+
+// openAt opens the database file at path for the test, with a second, independent connection for raw SQL.
+func openAt(t *testing.T, path string) *harnessStore {
+	t.Helper()
+	s, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	raw, err := sql.Open("sqlite", path+"?_busy_timeout=15000&_foreign_keys=on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return &harnessStore{Store: s, raw: raw}
+}
+
+// Reopen opens the same database again, as a second process would.
+func (h *harnessStore) Reopen(t *testing.T) seald.Store { return openAt(t, h.path) }
+
+// ExecSQL runs a statement on a connection of its own, outside the Store.
+func (h *harnessStore) ExecSQL(ctx context.Context, query string) error {
+	_, err := h.raw.ExecContext(ctx, query)
+	return err
+}
+
+// QueryInt reads one integer on a connection of its own, outside the Store.
+func (h *harnessStore) QueryInt(ctx context.Context, query string) (int64, error) {
+	var n int64
+	err := h.raw.QueryRowContext(ctx, query).Scan(&n)
+	return n, err
+}
+
+// TestStore runs the contract suite, each subtest on a new database.
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) seald.Store {
+		return openAt(t, filepath.Join(t.TempDir(), "seald.db"))
+	})
+}
+
+// The writer connection runs with the settings durability and concurrency depend on.
+func TestPragmas(t *testing.T) {
+	s := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
+	ctx := t.Context()
+	for pragma, want := range map[string]string{"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1",
+		"busy_timeout": "15000"} {
+		var got string
+		if err := s.w.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("writer PRAGMA %s = %s, want %s", pragma, got, want)
+		}
+	}
+	var qo string
+	if err := s.r.QueryRowContext(ctx, "PRAGMA query_only").Scan(&qo); err != nil {
+		t.Fatal(err)
+	}
+	if qo != "1" {
+		t.Errorf("reader PRAGMA query_only = %s, want 1", qo)
+	}
+}
+
+// Stores opened at once on a new file all succeed, and the migrations are applied once.
+func TestConcurrentOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "seald.db")
+	var wg sync.WaitGroup
+	errs := make(chan error, 6)
+	for range 6 {
+		wg.Go(func() {
+			s, err := Open(context.Background(), path)
+			if err == nil {
+				err = s.Close()
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("concurrent Open: %v", err)
+		}
+	}
+	s := openAt(t, path)
+	n, err := s.QueryInt(t.Context(), `SELECT count(*) FROM schema_migrations`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := migrations()
+	if n != int64(len(ms)) {
+		t.Errorf("%d migrations recorded, want %d", n, len(ms))
+	}
+}
+
+// Reopening leaves the migrations table as it was: the recorded application times do not move.
+func TestMigrationsNotReapplied(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "seald.db")
+	s := openAt(t, path)
+	ctx := t.Context()
+	before, err := s.QueryInt(ctx, `SELECT sum(applied_at) FROM schema_migrations`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s2 := openAt(t, path)
+	after, err := s2.QueryInt(ctx, `SELECT sum(applied_at) FROM schema_migrations`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != after {
+		t.Errorf("migration times changed on reopening: %d then %d", before, after)
+	}
+}
+
+// An in-memory database would be a different one on each pooled connection: Open refuses it.
+func TestOpenRefusesMemory(t *testing.T) {
+	for _, p := range []string{"", ":memory:", "file::memory:?cache=shared"} {
+		if s, err := Open(t.Context(), p); err == nil {
+			s.Close()
+			t.Errorf("Open(%q) succeeded", p)
+		}
+	}
+}
+
+// A write waiting on another connection's transaction waits for it (busy timeout) instead of failing.
+func TestWriterWaitsForOtherProcess(t *testing.T) {
+	s := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
+	ctx := t.Context()
+	conn, err := s.raw.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	var started atomic.Bool
+	go func() {
+		started.Store(true)
+		b := &seald.Business{ID: "b", BusinessID: "biz_b", Name: "waiting", DateRegistered: time.Now()}
+		done <- s.CreateBusiness(ctx, b, nil)
+	}()
+	// The other "process" commits once the write has had time to reach the lock; whether or not it had,
+	// the write must succeed.
+	for !started.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("write behind another connection's transaction: %v", err)
+	}
+	n, err := s.CountBusinesses(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("CountBusinesses = %d, %v", n, err)
+	}
+}
+
+// A write transaction takes the database's write lock when it begins (BEGIN IMMEDIATE), so that it waits
+// for other processes there, where waiting is safe, rather than failing when its first write finds a lock
+// taken after it has read.
+func TestWriteTransactionsBeginImmediate(t *testing.T) {
+	s := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
+	ctx := t.Context()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	other, err := sql.Open("sqlite", s.path+"?_busy_timeout=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err == nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		t.Fatal("another connection took the write lock while a write transaction was open")
+	}
+}
+
+// BenchmarkCreateRecord measures the API's write path: one record, payload and job per transaction.
+func BenchmarkCreateRecord(b *testing.B) {
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storetest.BenchCreateRecord(b, s)
+}

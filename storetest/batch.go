@@ -1,0 +1,317 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"seald"
+)
+
+var batchTests = []test{
+	{"AnchorQueue", testAnchorQueue},
+	{"NextTokenID", testNextTokenID},
+	{"CreateBatch", testCreateBatch},
+	{"CreateBatchConflict", testCreateBatchConflict},
+	{"UpdateBatch", testUpdateBatch},
+	{"ConfirmBatch", testConfirmBatch},
+	{"OpenBatches", testOpenBatches},
+	{"BatchesFrom", testBatchesFrom},
+	{"SetAnchorError", testSetAnchorError},
+	{"SetBatchError", testSetBatchError},
+}
+
+// stored stores a record of p on network, waiting in IPFS_STORED, created at the given offset from base.
+func stored(t *testing.T, s seald.Store, p *seald.Project, network string, at time.Duration) *seald.Record {
+	t.Helper()
+	r := newRecord(p, base.Add(at))
+	r.Network, r.State = network, seald.StateIPFSStored
+	r.CID = "bafkrei" + randomHex(20)
+	r.EncryptedFile = "ipfs://" + r.CID
+	create(t, s, r)
+	return r
+}
+
+// newBatch returns a signed batch of count tokens from first, not stored.
+func newBatch(network string, first uint64, count int) *seald.Batch {
+	tx := "0x" + randomHex(32)
+	return &seald.Batch{
+		Network: network, FirstTokenID: first, Count: count, Root: "0x" + randomHex(32), Nonce: 41,
+		TxHash: tx, TxHashes: []string{tx}, RawTx: []byte{0x02, 0xf8, 0x00, 0xff}, State: seald.BatchSigned,
+		CreatedAt: base, UpdatedAt: base,
+	}
+}
+
+// entries places records in a batch from token first.
+func entries(first uint64, rs ...*seald.Record) []seald.BatchEntry {
+	es := make([]seald.BatchEntry, len(rs))
+	for i, r := range rs {
+		es[i] = seald.BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: "0x" + randomHex(32),
+			MerklePath: []string{"0x" + randomHex(32), "0x" + randomHex(32)}}
+	}
+	return es
+}
+
+// batch stores a batch of rs from token first.
+func batch(t *testing.T, s seald.Store, network string, first uint64, rs ...*seald.Record) *seald.Batch {
+	t.Helper()
+	b := newBatch(network, first, len(rs))
+	ok(t, "CreateBatch", s.CreateBatch(t.Context(), b, entries(first, rs...), base))
+	return b
+}
+
+// The queue holds the records of a network waiting in IPFS_STORED with no batch, oldest first.
+func testAnchorQueue(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	c := stored(t, s, p, seald.NetworkPolygon, 2*time.Second)
+	a := stored(t, s, p, seald.NetworkPolygon, 0)
+	b := stored(t, s, p, seald.NetworkPolygon, time.Second)
+	eos := stored(t, s, p, seald.NetworkEOS, 0)
+	create(t, s, newRecord(p, base)) // PENDING
+
+	q, err := s.AnchorQueue(ctx, seald.NetworkPolygon, 10)
+	ok(t, "AnchorQueue", err)
+	equal(t, "AnchorQueue", q, []*seald.Record{a, b, c})
+	q, err = s.AnchorQueue(ctx, seald.NetworkPolygon, 2)
+	ok(t, "AnchorQueue", err)
+	equal(t, "AnchorQueue limited to 2", references(q), []string{a.Reference, b.Reference})
+	q, err = s.AnchorQueue(ctx, seald.NetworkEOS, 10)
+	ok(t, "AnchorQueue EOS", err)
+	equal(t, "AnchorQueue EOS", references(q), []string{eos.Reference})
+
+	batch(t, s, seald.NetworkPolygon, 1, a)
+	q, err = s.AnchorQueue(ctx, seald.NetworkPolygon, 10)
+	ok(t, "AnchorQueue", err)
+	equal(t, "AnchorQueue after a batch", references(q), []string{b.Reference, c.Reference})
+}
+
+func testNextTokenID(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	want := func(network string, n uint64) {
+		t.Helper()
+		got, err := s.NextTokenID(ctx, network)
+		ok(t, "NextTokenID", err)
+		if got != n {
+			t.Errorf("NextTokenID(%s) = %d, want %d", network, got, n)
+		}
+	}
+	want(seald.NetworkPolygon, 1)
+	_, p := tenant(t, s)
+	rs := []*seald.Record{stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, 0),
+		stored(t, s, p, seald.NetworkPolygon, 0)}
+	batch(t, s, seald.NetworkPolygon, 1, rs...)
+	want(seald.NetworkPolygon, 4)
+	want(seald.NetworkEOS, 1)
+	batch(t, s, seald.NetworkPolygon, 4, stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, 0))
+	want(seald.NetworkPolygon, 6)
+	batch(t, s, seald.NetworkEOS, 1<<40, stored(t, s, p, seald.NetworkEOS, 0))
+	want(seald.NetworkEOS, 1<<40+1)
+}
+
+// CreateBatch stores the batch and places each record at its token with its leaf and Merkle path.
+func testCreateBatch(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r1, r2 := stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, time.Second)
+	b := newBatch(seald.NetworkPolygon, 7, 2)
+	es := entries(7, r1, r2)
+	now := base.Add(time.Hour)
+	ok(t, "CreateBatch", s.CreateBatch(ctx, b, es, now))
+	if b.ID == 0 {
+		t.Fatal("CreateBatch set no ID")
+	}
+	got, err := s.Batch(ctx, b.ID)
+	ok(t, "Batch", err)
+	equal(t, "Batch", got, b)
+	for i, r := range []*seald.Record{r1, r2} {
+		r.State, r.BatchID, r.TokenID = seald.StateAnchorSubmitted, b.ID, es[i].TokenID
+		r.Leaf, r.MerklePath, r.UpdatedAt = es[i].Leaf, es[i].MerklePath, now
+		equal(t, "record placed in the batch", record(t, s, r.Reference), r)
+		byToken, err := s.RecordByToken(ctx, seald.NetworkPolygon, es[i].TokenID)
+		ok(t, "RecordByToken", err)
+		equal(t, "RecordByToken", byToken, r)
+	}
+	_, err = s.Batch(ctx, b.ID+1000)
+	wantCode(t, "Batch of an unknown id", err, seald.ENOTFOUND)
+}
+
+// A batch with any record no longer waiting (another state, already in a batch, another network) is
+// ECONFLICT, and nothing changes: no batch, no record placed.
+func testCreateBatchConflict(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	taken := stored(t, s, p, seald.NetworkPolygon, 0)
+	first := batch(t, s, seald.NetworkPolygon, 1, taken)
+	pending := newRecord(p, base)
+	create(t, s, pending)
+	eos := stored(t, s, p, seald.NetworkEOS, 0)
+	odd := newRecord(p, base) // IPFS_STORED yet in a batch: not waiting either
+	odd.State, odd.BatchID = seald.StateIPFSStored, first.ID
+	create(t, s, odd)
+	for name, bad := range map[string]*seald.Record{"PENDING": pending, "already in a batch": taken,
+		"of another network": eos, "in IPFS_STORED with a batch": odd} {
+		a, b := stored(t, s, p, seald.NetworkPolygon, time.Second), stored(t, s, p, seald.NetworkPolygon, 2*time.Second)
+		nb := newBatch(seald.NetworkPolygon, 2, 3)
+		err := s.CreateBatch(ctx, nb, entries(2, a, bad, b), base.Add(time.Hour))
+		wantCode(t, "CreateBatch with a record "+name, err, seald.ECONFLICT)
+		equal(t, "record "+a.Reference+" after the refused batch", record(t, s, a.Reference), a)
+		equal(t, "record "+b.Reference+" after the refused batch", record(t, s, b.Reference), b)
+	}
+	open, err := s.OpenBatches(ctx, seald.NetworkPolygon)
+	ok(t, "OpenBatches", err)
+	equal(t, "OpenBatches after refused batches", open, []*seald.Batch{first})
+	next, err := s.NextTokenID(ctx, seald.NetworkPolygon)
+	ok(t, "NextTokenID", err)
+	if next != 2 {
+		t.Errorf("NextTokenID after refused batches = %d, want 2", next)
+	}
+	equal(t, "the record already in a batch", record(t, s, taken.Reference).BatchID, first.ID)
+}
+
+func testUpdateBatch(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	b := batch(t, s, seald.NetworkPolygon, 1, stored(t, s, p, seald.NetworkPolygon, 0))
+	replacement := "0x" + randomHex(32)
+	b.State, b.Attempt, b.TxHash = seald.BatchSent, 1, replacement
+	b.TxHashes = append(b.TxHashes, replacement)
+	b.RawTx, b.Nonce = []byte{0x02, 0x01}, 42
+	b.BlockNumber, b.BlockHash, b.UpdatedAt = 1<<33+5, "0x"+randomHex(32), base.Add(time.Minute)
+	ok(t, "UpdateBatch", s.UpdateBatch(ctx, b))
+	got, err := s.Batch(ctx, b.ID)
+	ok(t, "Batch", err)
+	equal(t, "updated Batch", got, b)
+
+	ghost := newBatch(seald.NetworkPolygon, 9, 1)
+	ghost.ID = b.ID + 1000
+	wantCode(t, "UpdateBatch of an unknown batch", s.UpdateBatch(ctx, ghost), seald.ENOTFOUND)
+}
+
+// ConfirmBatch confirms the batch, anchors its records with their errors cleared and queues their next job;
+// a second confirmation is ECONFLICT and queues nothing more.
+func testConfirmBatch(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r1, r2 := stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, time.Second)
+	outside := stored(t, s, p, seald.NetworkPolygon, 2*time.Second)
+	b := batch(t, s, seald.NetworkPolygon, 1, r1, r2)
+	ok(t, "SetBatchError", s.SetBatchError(ctx, b.ID, seald.ErrorTypeBlockchain, "nonce too low", base.Add(time.Minute)))
+
+	now := base.Add(time.Hour)
+	b.State, b.BlockNumber, b.BlockHash = seald.BatchConfirmed, 123, "0x"+randomHex(32)
+	b.UpdatedAt = now
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b, seald.JobNotify, now))
+	got, err := s.Batch(ctx, b.ID)
+	ok(t, "Batch", err)
+	equal(t, "confirmed Batch", got, b)
+	for _, r := range []*seald.Record{r1, r2} {
+		g := record(t, s, r.Reference)
+		if g.State != seald.StateAnchored || g.ErrorType != "" || g.ErrorMessage != "" || !g.UpdatedAt.Equal(now) {
+			t.Errorf("record after ConfirmBatch: state %s, error %q %q, updated %v; want ANCHORED, no error, %v",
+				g.State, g.ErrorType, g.ErrorMessage, g.UpdatedAt, now)
+		}
+	}
+	equal(t, "record outside the batch", record(t, s, outside.Reference), outside)
+	open, err := s.OpenBatches(ctx, seald.NetworkPolygon)
+	ok(t, "OpenBatches", err)
+	if len(open) != 0 {
+		t.Errorf("OpenBatches after ConfirmBatch = %s", show(open))
+	}
+
+	wantCode(t, "ConfirmBatch twice", s.ConfirmBatch(ctx, b, seald.JobNotify, now), seald.ECONFLICT)
+	jobs := claimAll(t, s, allKinds, now)
+	if len(jobs) != 2 {
+		t.Fatalf("jobs after ConfirmBatch = %s, want 2 notify jobs", show(jobs))
+	}
+	refs := map[string]bool{}
+	for _, j := range jobs {
+		if j.Kind != seald.JobNotify || !j.RunAt.Equal(now) || j.Attempts != 0 {
+			t.Errorf("job after ConfirmBatch = %s, want notify due %v", show(j), now)
+		}
+		refs[j.Reference] = true
+	}
+	equal(t, "references of the queued jobs", refs, map[string]bool{r1.Reference: true, r2.Reference: true})
+
+	ghost := newBatch(seald.NetworkPolygon, 9, 1)
+	ghost.ID = b.ID + 1000
+	wantCode(t, "ConfirmBatch of an unknown batch", s.ConfirmBatch(ctx, ghost, seald.JobNotify, now), seald.ENOTFOUND)
+}
+
+func testOpenBatches(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	b1 := batch(t, s, seald.NetworkPolygon, 1, stored(t, s, p, seald.NetworkPolygon, 0))
+	b2 := batch(t, s, seald.NetworkPolygon, 2, stored(t, s, p, seald.NetworkPolygon, 0))
+	b3 := batch(t, s, seald.NetworkPolygon, 3, stored(t, s, p, seald.NetworkPolygon, 0))
+	batch(t, s, seald.NetworkEOS, 1, stored(t, s, p, seald.NetworkEOS, 0))
+	b2.State = seald.BatchSent
+	ok(t, "UpdateBatch", s.UpdateBatch(ctx, b2))
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b1, seald.JobNotify, base))
+	b1.State = seald.BatchConfirmed
+	open, err := s.OpenBatches(ctx, seald.NetworkPolygon)
+	ok(t, "OpenBatches", err)
+	equal(t, "OpenBatches", open, []*seald.Batch{b2, b3})
+}
+
+// BatchesFrom returns the batches holding a token id at or after the given one, by first token id, in any
+// state.
+func testBatchesFrom(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	recs := func(n int) []*seald.Record {
+		rs := make([]*seald.Record, n)
+		for i := range rs {
+			rs[i] = stored(t, s, p, seald.NetworkPolygon, 0)
+		}
+		return rs
+	}
+	b6 := batch(t, s, seald.NetworkPolygon, 6, recs(5)...) // 6..10, created first
+	b1 := batch(t, s, seald.NetworkPolygon, 1, recs(3)...) // 1..3
+	b4 := batch(t, s, seald.NetworkPolygon, 4, recs(2)...) // 4..5
+	batch(t, s, seald.NetworkEOS, 1, stored(t, s, p, seald.NetworkEOS, 0))
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b4, seald.JobNotify, base))
+	b4.State = seald.BatchConfirmed
+	for _, c := range []struct {
+		from uint64
+		want []*seald.Batch
+	}{{1, []*seald.Batch{b1, b4, b6}}, {3, []*seald.Batch{b1, b4, b6}}, {4, []*seald.Batch{b4, b6}},
+		{5, []*seald.Batch{b4, b6}}, {6, []*seald.Batch{b6}}, {10, []*seald.Batch{b6}}, {11, []*seald.Batch{}}} {
+		got, err := s.BatchesFrom(ctx, seald.NetworkPolygon, c.from)
+		ok(t, "BatchesFrom", err)
+		equal(t, "BatchesFrom", got, c.want)
+	}
+}
+
+// SetAnchorError marks the given records with a chain fault, leaving their state and every other record.
+func testSetAnchorError(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	a, b, c := stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, 0)
+	now := base.Add(time.Hour)
+	ok(t, "SetAnchorError", s.SetAnchorError(ctx, []string{a.Reference, "D-unknown", b.Reference},
+		seald.ErrorTypeBlockchain, "rpc: connection refused", now))
+	for _, r := range []*seald.Record{a, b} {
+		r.ErrorType, r.ErrorMessage, r.UpdatedAt = seald.ErrorTypeBlockchain, "rpc: connection refused", now
+		equal(t, "record with an anchor error", record(t, s, r.Reference), r)
+	}
+	equal(t, "record not named", record(t, s, c.Reference), c)
+	ok(t, "SetAnchorError of no record", s.SetAnchorError(ctx, nil, seald.ErrorTypeBlockchain, "x", now))
+}
+
+func testSetBatchError(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	in1, in2 := stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, 0)
+	out := stored(t, s, p, seald.NetworkPolygon, 0)
+	b := batch(t, s, seald.NetworkPolygon, 1, in1, in2)
+	now := base.Add(time.Hour)
+	ok(t, "SetBatchError", s.SetBatchError(ctx, b.ID, seald.ErrorTypeBlockchain, "replacement underpriced", now))
+	for _, r := range []*seald.Record{in1, in2} {
+		g := record(t, s, r.Reference)
+		if g.State != seald.StateAnchorSubmitted || g.ErrorType != seald.ErrorTypeBlockchain ||
+			g.ErrorMessage != "replacement underpriced" || !g.UpdatedAt.Equal(now) {
+			t.Errorf("record of the batch = %s, want ANCHOR_SUBMITTED with the batch's error at %v", show(g), now)
+		}
+	}
+	equal(t, "record outside the batch", record(t, s, out.Reference), out)
+}

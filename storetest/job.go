@@ -1,0 +1,343 @@
+package storetest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"seald"
+)
+
+var jobTests = []test{
+	{"ClaimDue", testClaimDue},
+	{"ClaimLimit", testClaimLimit},
+	{"ClaimLease", testClaimLease},
+	{"ClaimNothing", testClaimNothing},
+	{"ClaimConcurrent", testClaimConcurrent},
+	{"Complete", testCompleteJob},
+	{"CompleteKeepsPayload", testCompleteKeepsPayload},
+	{"CompleteKeepsStatus", testCompleteKeepsStatus},
+	{"CompleteStale", testCompleteStale},
+	{"Retry", testRetryJob},
+	{"Fail", testFailJob},
+	{"ReleaseLeases", testReleaseLeases},
+	{"CountJobs", testCountJobs},
+}
+
+// withJobs stores a record of p with the given jobs and returns it.
+func withJobs(t *testing.T, s seald.Store, p *seald.Project, jobs ...*seald.Job) *seald.Record {
+	t.Helper()
+	r := newRecord(p, base)
+	create(t, s, r, jobs...)
+	return r
+}
+
+// claimed is j as ClaimJobs returns it when leased until.
+func claimed(j *seald.Job, until time.Time) *seald.Job {
+	c := *j
+	c.LeasedUntil = until
+	return &c
+}
+
+// claimOne claims the single job due at now, failing the test unless there is exactly one.
+func claimOne(t *testing.T, s seald.Store, now time.Time, lease time.Duration) *seald.Job {
+	t.Helper()
+	jobs, err := s.ClaimJobs(t.Context(), allKinds, 10, now, lease)
+	ok(t, "ClaimJobs", err)
+	if len(jobs) != 1 {
+		t.Fatalf("ClaimJobs at %v = %s, want one job", now, show(jobs))
+	}
+	return jobs[0]
+}
+
+// Only due jobs of the asked kinds are claimed, earliest first, with the lease asked for.
+func testClaimDue(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	a := &seald.Job{Kind: seald.JobStore, RunAt: base}
+	b := &seald.Job{Kind: seald.JobNotify, RunAt: base.Add(time.Minute), Attempts: 3, LastError: "smtp: 451"}
+	c := &seald.Job{Kind: seald.JobStore, RunAt: base.Add(-time.Minute)}
+	future := &seald.Job{Kind: seald.JobStore, RunAt: base.Add(time.Minute + time.Millisecond)}
+	finish := &seald.Job{Kind: seald.JobFinish, RunAt: base}
+	withJobs(t, s, p, a, b)
+	withJobs(t, s, p, c, future, finish)
+
+	now, lease := base.Add(time.Minute), 5*time.Minute
+	got, err := s.ClaimJobs(ctx, []string{seald.JobStore, seald.JobNotify}, 10, now, lease)
+	ok(t, "ClaimJobs", err)
+	until := now.Add(lease)
+	equal(t, "claimed jobs", got, []*seald.Job{claimed(c, until), claimed(a, until), claimed(b, until)})
+
+	got, err = s.ClaimJobs(ctx, []string{seald.JobFinish}, 10, now, lease)
+	ok(t, "ClaimJobs finish", err)
+	equal(t, "claimed finish jobs", got, []*seald.Job{claimed(finish, until)})
+}
+
+func testClaimLimit(t *testing.T, s seald.Store) {
+	_, p := tenant(t, s)
+	var jobs []*seald.Job
+	for i := range 5 {
+		jobs = append(jobs, &seald.Job{Kind: seald.JobStore, RunAt: base.Add(time.Duration(5-i) * time.Second)})
+	}
+	withJobs(t, s, p, jobs...)
+	now := base.Add(time.Hour)
+	until := now.Add(time.Minute)
+	got, err := s.ClaimJobs(t.Context(), allKinds, 2, now, time.Minute)
+	ok(t, "ClaimJobs", err)
+	equal(t, "first two", got, []*seald.Job{claimed(jobs[4], until), claimed(jobs[3], until)})
+	got, err = s.ClaimJobs(t.Context(), allKinds, 2, now, time.Minute)
+	ok(t, "ClaimJobs", err)
+	equal(t, "next two", got, []*seald.Job{claimed(jobs[2], until), claimed(jobs[1], until)})
+}
+
+// A leased job is not handed out again until its lease has run out, and then it is.
+func testClaimLease(t *testing.T, s seald.Store) {
+	_, p := tenant(t, s)
+	j := &seald.Job{Kind: seald.JobStore, RunAt: base}
+	withJobs(t, s, p, j)
+	lease := time.Minute
+	first := claimOne(t, s, base, lease)
+	for _, at := range []time.Duration{0, 30 * time.Second, lease - time.Millisecond} {
+		if got := claimAll(t, s, allKinds, base.Add(at)); len(got) != 0 {
+			t.Errorf("ClaimJobs %v into the lease = %s, want nothing", at, show(got))
+		}
+	}
+	again := claimOne(t, s, base.Add(lease), lease)
+	if again.ID != first.ID || !again.LeasedUntil.Equal(base.Add(2*lease)) {
+		t.Errorf("claimed after the lease: %s, want job %d leased until %v", show(again), first.ID, base.Add(2*lease))
+	}
+}
+
+func testClaimNothing(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
+	for name, kinds := range map[string][]string{"no kinds": nil, "an unused kind": {"nothing"}} {
+		got, err := s.ClaimJobs(ctx, kinds, 10, base, time.Minute)
+		ok(t, "ClaimJobs with "+name, err)
+		if len(got) != 0 {
+			t.Errorf("ClaimJobs with %s = %s", name, show(got))
+		}
+	}
+	got, err := s.ClaimJobs(ctx, allKinds, 0, base, time.Minute)
+	ok(t, "ClaimJobs with limit 0", err)
+	if len(got) != 0 {
+		t.Errorf("ClaimJobs with limit 0 = %s", show(got))
+	}
+}
+
+// Many claimers at once, through one Store or (when the harness can open another) two, never get the same
+// job, and together get every job.
+func testClaimConcurrent(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	const n = 120
+	for range n / 4 {
+		withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base}, &seald.Job{Kind: seald.JobNotify, RunAt: base},
+			&seald.Job{Kind: seald.JobFinish, RunAt: base}, &seald.Job{Kind: seald.JobStore, RunAt: base.Add(time.Second)})
+	}
+	stores := []seald.Store{s}
+	if _, ok := s.(Reopener); ok {
+		stores = append(stores, reopen(t, s))
+	}
+	var mu sync.Mutex
+	owner := map[int64]int{}
+	var errs []error
+	var wg sync.WaitGroup
+	for w := range 12 {
+		st := stores[w%len(stores)]
+		wg.Go(func() {
+			// Bounded, so that a store handing leased jobs out again fails the test instead of hanging it.
+			for round := 0; ; round++ {
+				if round > n {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("claimer %d still got jobs after %d rounds", w, n))
+					mu.Unlock()
+					return
+				}
+				jobs, err := st.ClaimJobs(ctx, allKinds, 1+w%3, base.Add(time.Minute), time.Hour)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				}
+				for _, j := range jobs {
+					if prev, dup := owner[j.ID]; dup {
+						errs = append(errs, fmt.Errorf("job %d claimed by claimers %d and %d", j.ID, prev, w))
+					}
+					owner[j.ID] = w
+				}
+				mu.Unlock()
+				if err != nil || len(jobs) == 0 {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if len(owner) != n {
+		t.Errorf("%d distinct jobs claimed, want %d", len(owner), n)
+	}
+}
+
+// CompleteJob saves the record, drops the payload, deletes the job and queues the next, together.
+func testCompleteJob(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
+	j := claimOne(t, s, base, time.Minute)
+
+	r.State, r.CID, r.EncryptedFile = seald.StateIPFSStored, "bafkrei"+randomHex(20), "ipfs://x"
+	r.ErrorType, r.ErrorMessage, r.UpdatedAt = "", "", base.Add(time.Second)
+	next := &seald.Job{Kind: seald.JobNotify, RunAt: base.Add(2 * time.Second)}
+	ok(t, "CompleteJob", s.CompleteJob(ctx, j, r, true, next))
+	equal(t, "saved record", record(t, s, r.Reference), r)
+	_, err := s.Payload(ctx, r.Reference)
+	wantCode(t, "Payload after it was dropped", err, seald.ENOTFOUND)
+	if next.ID == 0 || next.Reference != r.Reference {
+		t.Errorf("next job = %s, want an id and the record's reference", show(next))
+	}
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs", counts, map[string]int{seald.JobNotify: 1})
+	got := claimOne(t, s, base.Add(time.Hour), time.Minute)
+	equal(t, "the next job", got, claimed(next, base.Add(time.Hour+time.Minute)))
+}
+
+func testCompleteKeepsPayload(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobNotify, RunAt: base})
+	j := claimOne(t, s, base, time.Minute)
+	r.MessageID = "<m@x>"
+	ok(t, "CompleteJob", s.CompleteJob(ctx, j, r, false))
+	if _, err := s.Payload(ctx, r.Reference); err != nil {
+		t.Errorf("Payload after CompleteJob without dropPayload: %v", err)
+	}
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	if len(counts) != 0 {
+		t.Errorf("CountJobs = %v, want none", counts)
+	}
+}
+
+// A worker saves its copy of the record, read before the owner suspended it: the suspension stays. Status
+// belongs to ChangeStatus alone.
+func testCompleteKeepsStatus(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
+	j := claimOne(t, s, base, time.Minute)
+	stale := *r
+	change(t, s, r, seald.StatusSuspended, base.Add(time.Second))
+	stale.State, stale.UpdatedAt = seald.StateIPFSStored, base.Add(2*time.Second)
+	ok(t, "CompleteJob", s.CompleteJob(ctx, j, &stale, true))
+	got := record(t, s, r.Reference)
+	if got.Status != seald.StatusSuspended || got.State != seald.StateIPFSStored {
+		t.Errorf("record status %s, state %s; want SUSPENDED (kept) and IPFS_STORED (saved)", got.Status, got.State)
+	}
+}
+
+// A worker whose lease ran out while another took the job over cannot complete, retry or fail it: ECONFLICT,
+// and nothing changes. Nor can a job be completed twice.
+func testCompleteStale(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
+	before := *r
+	old := claimOne(t, s, base, time.Minute)
+	current := claimOne(t, s, base.Add(2*time.Minute), time.Minute)
+
+	r.State, r.UpdatedAt = seald.StateIPFSStored, base.Add(time.Hour)
+	wantCode(t, "CompleteJob with an expired lease", s.CompleteJob(ctx, old, r, true, &seald.Job{Kind: seald.JobNotify, RunAt: base}), seald.ECONFLICT)
+	wantCode(t, "RetryJob with an expired lease", s.RetryJob(ctx, old, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
+	wantCode(t, "FailJob with an expired lease", s.FailJob(ctx, old, seald.StateFailed, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
+	equal(t, "record after the refused saves", record(t, s, r.Reference), &before)
+	if _, err := s.Payload(ctx, r.Reference); err != nil {
+		t.Errorf("Payload after a refused CompleteJob: %v", err)
+	}
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs after the refused saves", counts, map[string]int{seald.JobStore: 1})
+
+	ok(t, "CompleteJob by the current holder", s.CompleteJob(ctx, current, r, true))
+	wantCode(t, "CompleteJob twice", s.CompleteJob(ctx, current, r, true), seald.ECONFLICT)
+	wantCode(t, "RetryJob of a completed job", s.RetryJob(ctx, current, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
+}
+
+// RetryJob saves the attempt, frees the lease and sets the record's error; the job waits for its new run.
+func testRetryJob(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
+	j := claimOne(t, s, base, time.Hour)
+	j.Attempts, j.LastError, j.RunAt = 1, "ipfs: connection refused", base.Add(10*time.Minute)
+	ok(t, "RetryJob", s.RetryJob(ctx, j, seald.ErrorTypeIPFS, "IPFS is unreachable"))
+	if !j.LeasedUntil.IsZero() {
+		t.Errorf("LeasedUntil after RetryJob = %v, want zero", j.LeasedUntil)
+	}
+	r.ErrorType, r.ErrorMessage = seald.ErrorTypeIPFS, "IPFS is unreachable"
+	equal(t, "record after RetryJob", record(t, s, r.Reference), r)
+	if got := claimAll(t, s, allKinds, base.Add(10*time.Minute-time.Millisecond)); len(got) != 0 {
+		t.Errorf("ClaimJobs before the new run = %s", show(got))
+	}
+	got := claimOne(t, s, base.Add(10*time.Minute), time.Minute)
+	equal(t, "retried job", got, claimed(j, base.Add(11*time.Minute)))
+}
+
+// FailJob deletes the job and sets the record's state and error.
+func testFailJob(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobNotify, RunAt: base})
+	j := claimOne(t, s, base, time.Minute)
+	ok(t, "FailJob", s.FailJob(ctx, j, seald.StateFailed, seald.ErrorTypeEmail, "550 no such user"))
+	r.State, r.ErrorType, r.ErrorMessage = seald.StateFailed, seald.ErrorTypeEmail, "550 no such user"
+	equal(t, "record after FailJob", record(t, s, r.Reference), r)
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	if len(counts) != 0 {
+		t.Errorf("CountJobs after FailJob = %v", counts)
+	}
+	wantCode(t, "FailJob twice", s.FailJob(ctx, j, seald.StateFailed, seald.ErrorTypeEmail, "x"), seald.ECONFLICT)
+
+	// A failed step that must not unseal the record leaves another state.
+	r2 := withJobs(t, s, p, &seald.Job{Kind: seald.JobFinish, RunAt: base})
+	j2 := claimOne(t, s, base, time.Minute)
+	ok(t, "FailJob", s.FailJob(ctx, j2, seald.StateEmailSent, seald.ErrorTypeInternal, "no key"))
+	r2.State, r2.ErrorType, r2.ErrorMessage = seald.StateEmailSent, seald.ErrorTypeInternal, "no key"
+	equal(t, "record after FailJob keeping its state", record(t, s, r2.Reference), r2)
+}
+
+func testReleaseLeases(t *testing.T, s seald.Store) {
+	_, p := tenant(t, s)
+	withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base}, &seald.Job{Kind: seald.JobNotify, RunAt: base})
+	if got := claimAll(t, s, allKinds, base); len(got) != 2 {
+		t.Fatalf("claimed %d jobs, want 2", len(got))
+	}
+	if got := claimAll(t, s, allKinds, base); len(got) != 0 {
+		t.Fatalf("claimed %d leased jobs", len(got))
+	}
+	ok(t, "ReleaseLeases", s.ReleaseLeases(t.Context()))
+	if got := claimAll(t, s, allKinds, base); len(got) != 2 {
+		t.Errorf("claimed %d jobs after ReleaseLeases, want 2", len(got))
+	}
+}
+
+func testCountJobs(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	if counts == nil || len(counts) != 0 {
+		t.Errorf("CountJobs of an empty store = %#v, want an empty map", counts)
+	}
+	_, p := tenant(t, s)
+	withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base}, &seald.Job{Kind: seald.JobNotify, RunAt: base})
+	withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base.Add(time.Hour)})
+	counts, err = s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs", counts, map[string]int{seald.JobStore: 2, seald.JobNotify: 1})
+}

@@ -1,0 +1,354 @@
+package storetest
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"seald"
+)
+
+var recordTests = []test{
+	{"RoundTripFull", testRecordFull},
+	{"RoundTripMinimal", testRecordMinimal},
+	{"Times", testRecordTimes},
+	{"NotFound", testRecordNotFound},
+	{"DuplicateReference", testRecordDuplicate},
+	{"AtomicWithJobs", testRecordAtomic},
+	{"JobsOfCreate", testRecordJobs},
+	{"ByHash", testRecordsByHash},
+	{"ByCID", testRecordByCID},
+	{"ByToken", testRecordByToken},
+	{"Payload", testPayload},
+	{"ConcurrentCreate", testConcurrentCreate},
+	{"BulkInsert", testBulkInsert},
+}
+
+// fullRecord returns a record of p with every field set, in batch batchID.
+func fullRecord(p *seald.Project, batchID int64) *seald.Record {
+	r := newRecord(p, base)
+	r.Pipeline, r.Network, r.MimeType = seald.PipelineEOS, seald.NetworkEOS, "application/ld+json"
+	r.Privacy, r.Status, r.State = seald.PrivacyPrivate, seald.StatusSuspended, seald.StateEmailSent
+	r.ErrorType, r.ErrorMessage = seald.ErrorTypeEmail, "mailbox full"
+	r.CID = "bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy"
+	r.EncryptedFile = "ipfs://" + r.CID
+	r.TokenID, r.BatchID = 1<<40+7, batchID
+	r.Leaf = "0x" + randomHex(32)
+	r.MerklePath = []string{"0x" + randomHex(32), "0x" + randomHex(32)}
+	r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned, r.HasPassword, r.Downloadable = true, true, true, true, true, true
+	r.PasswordHash = "$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA"
+	r.Mail = &seald.MailRequest{To: []string{"a@example.com", "b@example.com"}, Cc: []string{"c@example.com"},
+		Subject: "Sealed: ünïcødé ✓", Body: "<p>line 1\nline 2</p>", HTML: true}
+	r.MessageID = "<" + r.Reference + "@seald>"
+	r.OVI = "b3ZpLWNpcGhlcnRleHQ"
+	r.Signature = "c2lnbmF0dXJl"
+	r.UpdatedAt = base.Add(90 * time.Second)
+	return r
+}
+
+// emptyBatch stores a batch with no records, to have a batch id to refer to.
+func emptyBatch(t *testing.T, s seald.Store, network string) *seald.Batch {
+	t.Helper()
+	b := &seald.Batch{Network: network, FirstTokenID: 1, Root: "0x" + randomHex(32), TxHash: "0x" + randomHex(32),
+		State: seald.BatchSigned, CreatedAt: base, UpdatedAt: base}
+	ok(t, "CreateBatch", s.CreateBatch(t.Context(), b, nil, base))
+	return b
+}
+
+func testRecordFull(t *testing.T, s seald.Store) {
+	_, p := tenant(t, s)
+	r := fullRecord(p, emptyBatch(t, s, seald.NetworkEOS).ID)
+	create(t, s, r)
+	equal(t, "Record", record(t, s, r.Reference), r)
+}
+
+// A record with nothing optional comes back with nil pointers and slices and false flags, while an empty
+// (not nil) Merkle path stays empty.
+func testRecordMinimal(t *testing.T, s seald.Store) {
+	_, p := tenant(t, s)
+	r := newRecord(p, base)
+	create(t, s, r)
+	got := record(t, s, r.Reference)
+	equal(t, "Record", got, r)
+	if got.Mail != nil || got.MerklePath != nil {
+		t.Errorf("Mail = %v, MerklePath = %#v; want nil", got.Mail, got.MerklePath)
+	}
+
+	r2 := newRecord(p, base)
+	r2.MerklePath = []string{}
+	r2.Mail = &seald.MailRequest{To: []string{"x@example.com"}, Subject: "s"}
+	r2.IsEmail = true
+	create(t, s, r2)
+	equal(t, "Record with empty Merkle path and no Cc", record(t, s, r2.Reference), r2)
+}
+
+func testRecordTimes(t *testing.T, s seald.Store) {
+	_, p := tenant(t, s)
+	zone := time.FixedZone("UTC-07:00", -7*3600)
+	r := newRecord(p, time.Date(2025, 6, 30, 17, 0, 0, 123_456_789, zone))
+	r.UpdatedAt = time.Date(2025, 6, 30, 17, 0, 1, 999_999_999, zone)
+	create(t, s, r)
+	got := record(t, s, r.Reference)
+	if want := time.Date(2025, 7, 1, 0, 0, 0, 123_000_000, time.UTC); !sameUTC(got.CreatedAt, want) {
+		t.Errorf("CreatedAt = %v (%v), want %v", got.CreatedAt, got.CreatedAt.Location(), want)
+	}
+	if want := time.Date(2025, 7, 1, 0, 0, 1, 999_000_000, time.UTC); !sameUTC(got.UpdatedAt, want) {
+		t.Errorf("UpdatedAt = %v, want %v", got.UpdatedAt, want)
+	}
+}
+
+func testRecordNotFound(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	create(t, s, newRecord(p, base)) // no CID, no token
+	_, err := s.Record(ctx, "D-nothing")
+	wantCode(t, "Record", err, seald.ENOTFOUND)
+	_, err = s.RecordByCID(ctx, "bafkreinothing")
+	wantCode(t, "RecordByCID", err, seald.ENOTFOUND)
+	_, err = s.RecordByCID(ctx, "")
+	wantCode(t, "RecordByCID of the empty CID", err, seald.ENOTFOUND)
+	_, err = s.RecordByToken(ctx, seald.NetworkPolygon, 1)
+	wantCode(t, "RecordByToken", err, seald.ENOTFOUND)
+	_, err = s.RecordByToken(ctx, seald.NetworkPolygon, 0)
+	wantCode(t, "RecordByToken 0", err, seald.ENOTFOUND)
+	_, err = s.RecordByToken(ctx, seald.NetworkPolygon, 1<<64-1)
+	wantCode(t, "RecordByToken 2^64-1", err, seald.ENOTFOUND)
+	_, err = s.Payload(ctx, "D-nothing")
+	wantCode(t, "Payload", err, seald.ENOTFOUND)
+	rs, err := s.RecordsByHash(ctx, randomHex(32))
+	ok(t, "RecordsByHash of an unknown hash", err)
+	if len(rs) != 0 {
+		t.Errorf("RecordsByHash of an unknown hash = %d records", len(rs))
+	}
+	trail, err := s.AuditTrail(ctx, "D-nothing")
+	ok(t, "AuditTrail of an unknown record", err)
+	if len(trail) != 0 {
+		t.Errorf("AuditTrail of an unknown record = %d entries", len(trail))
+	}
+}
+
+// A taken reference is ECONFLICT, and the refused call changes nothing: the first record, its payload and
+// its jobs stay as they were.
+func testRecordDuplicate(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := newRecord(p, base)
+	create(t, s, r, &seald.Job{Kind: seald.JobStore, RunAt: base})
+	dup := newRecord(p, base.Add(time.Second))
+	dup.Reference, dup.Hash = r.Reference, randomHex(32)
+	err := s.CreateRecord(ctx, dup, []byte("other"), &seald.Job{Kind: seald.JobNotify, RunAt: base})
+	wantCode(t, "CreateRecord with a taken reference", err, seald.ECONFLICT)
+	equal(t, "the first record", record(t, s, r.Reference), r)
+	b, err := s.Payload(ctx, r.Reference)
+	ok(t, "Payload", err)
+	equal(t, "the first payload", string(b), `{"ref":"`+r.Reference+`"}`)
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs", counts, map[string]int{seald.JobStore: 1})
+}
+
+// A record whose job cannot be stored is not stored either, nor is its payload.
+func testRecordAtomic(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	for name, bad := range map[string]*seald.Job{
+		"a job with no kind":            {Kind: "", RunAt: base},
+		"a job of a record not present": {Kind: seald.JobStore, Reference: "D-elsewhere", RunAt: base},
+	} {
+		r := newRecord(p, base)
+		err := s.CreateRecord(ctx, r, []byte("{}"), &seald.Job{Kind: seald.JobStore, RunAt: base}, bad)
+		if err == nil {
+			t.Errorf("CreateRecord with %s succeeded", name)
+			continue
+		}
+		_, err = s.Record(ctx, r.Reference)
+		wantCode(t, "Record after CreateRecord failed with "+name, err, seald.ENOTFOUND)
+		_, err = s.Payload(ctx, r.Reference)
+		wantCode(t, "Payload after CreateRecord failed with "+name, err, seald.ENOTFOUND)
+	}
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	if len(counts) != 0 {
+		t.Errorf("CountJobs after failed creates = %v, want none", counts)
+	}
+}
+
+// The jobs given to CreateRecord get their ids and the record's reference, and are stored as given.
+func testRecordJobs(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := newRecord(p, base)
+	j1 := &seald.Job{Kind: seald.JobStore, RunAt: base}
+	j2 := &seald.Job{Kind: seald.JobNotify, Reference: r.Reference, RunAt: base.Add(time.Second), Attempts: 2, LastError: "earlier"}
+	create(t, s, r, j1, j2)
+	if j1.ID == 0 || j2.ID == 0 || j1.ID == j2.ID {
+		t.Fatalf("job ids %d and %d, want two distinct non-zero ids", j1.ID, j2.ID)
+	}
+	if j1.Reference != r.Reference {
+		t.Errorf("job Reference = %q, want the record's %q", j1.Reference, r.Reference)
+	}
+	got := claimAll(t, s, allKinds, base.Add(time.Hour))
+	lease := base.Add(time.Hour + time.Minute)
+	w1, w2 := *j1, *j2
+	w1.LeasedUntil, w2.LeasedUntil = lease, lease
+	equal(t, "claimed jobs", got, []*seald.Job{&w1, &w2})
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs", counts, map[string]int{seald.JobStore: 1, seald.JobNotify: 1})
+}
+
+// RecordsByHash returns every record of a hash, newest first, and ties in creation time newest inserted first.
+func testRecordsByHash(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	hash := randomHex(32)
+	var rs []*seald.Record
+	for _, at := range []time.Duration{time.Second, 0, 2 * time.Second, 2 * time.Second} {
+		r := newRecord(p, base.Add(at))
+		r.Hash = hash
+		create(t, s, r)
+		rs = append(rs, r)
+	}
+	create(t, s, newRecord(p, base.Add(time.Hour))) // another hash
+	got, err := s.RecordsByHash(ctx, hash)
+	ok(t, "RecordsByHash", err)
+	equal(t, "RecordsByHash", got, []*seald.Record{rs[3], rs[2], rs[0], rs[1]})
+}
+
+func testRecordByCID(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r1, r2 := newRecord(p, base), newRecord(p, base)
+	r1.CID, r2.CID = "bafkrei"+randomHex(20), "bafkrei"+randomHex(20)
+	create(t, s, r1)
+	create(t, s, r2)
+	create(t, s, newRecord(p, base)) // no CID
+	got, err := s.RecordByCID(ctx, r2.CID)
+	ok(t, "RecordByCID", err)
+	equal(t, "RecordByCID", got, r2)
+}
+
+// Token ids are per network: the same id on two networks names two records.
+func testRecordByToken(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	poly := newRecord(p, base)
+	poly.TokenID = 5
+	eos := newRecord(p, base)
+	eos.Network, eos.TokenID = seald.NetworkEOS, 5
+	create(t, s, poly)
+	create(t, s, eos)
+	got, err := s.RecordByToken(ctx, seald.NetworkPolygon, 5)
+	ok(t, "RecordByToken POLYGON", err)
+	equal(t, "RecordByToken POLYGON", got, poly)
+	got, err = s.RecordByToken(ctx, seald.NetworkEOS, 5)
+	ok(t, "RecordByToken EOS", err)
+	equal(t, "RecordByToken EOS", got, eos)
+	_, err = s.RecordByToken(ctx, seald.NetworkEOS, 6)
+	wantCode(t, "RecordByToken of a token not minted", err, seald.ENOTFOUND)
+}
+
+// The payload comes back byte for byte, binary included.
+func testPayload(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	blob := []byte{0, 1, 2, 0xfe, 0xff, '\n', 0}
+	r1, r2 := newRecord(p, base), newRecord(p, base)
+	ok(t, "CreateRecord", s.CreateRecord(ctx, r1, blob))
+	big := bytes.Repeat([]byte(`{"k":"v"}`), 100_000)
+	ok(t, "CreateRecord", s.CreateRecord(ctx, r2, big))
+	got, err := s.Payload(ctx, r1.Reference)
+	ok(t, "Payload", err)
+	if !bytes.Equal(got, blob) {
+		t.Errorf("Payload = %x, want %x", got, blob)
+	}
+	got, err = s.Payload(ctx, r2.Reference)
+	ok(t, "Payload", err)
+	if !bytes.Equal(got, big) {
+		t.Errorf("Payload of %d bytes came back as %d bytes", len(big), len(got))
+	}
+	empty := newRecord(p, base)
+	ok(t, "CreateRecord with an empty payload", s.CreateRecord(ctx, empty, []byte{}))
+	got, err = s.Payload(ctx, empty.Reference)
+	ok(t, "Payload", err)
+	if got == nil || len(got) != 0 {
+		t.Errorf("empty Payload = %#v, want empty and not nil", got)
+	}
+}
+
+// Many goroutines creating records at once all succeed: writers queue instead of failing with "busy". With
+// a harness that can open a second Store on the database, half of them write through it, as a second
+// process (the CLI beside `seald serve`) would.
+func testConcurrentCreate(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	stores := []seald.Store{s}
+	if _, ok := s.(Reopener); ok {
+		stores = append(stores, reopen(t, s))
+	}
+	const workers, each = 16, 8
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*each)
+	refs := make(chan string, workers*each)
+	for w := range workers {
+		st := stores[w%len(stores)]
+		wg.Go(func() {
+			for range each {
+				r := newRecord(p, base)
+				if err := st.CreateRecord(ctx, r, []byte("{}"), &seald.Job{Kind: seald.JobStore, RunAt: base}); err != nil {
+					errs <- fmt.Errorf("%s: %w", r.Reference, err)
+					continue
+				}
+				refs <- r.Reference
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	close(refs)
+	for err := range errs {
+		t.Errorf("concurrent CreateRecord: %v", err)
+	}
+	n := 0
+	for ref := range refs {
+		record(t, s, ref)
+		n++
+	}
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	if n != workers*each || counts[seald.JobStore] != workers*each {
+		t.Errorf("%d records created and %d jobs stored, want %d of each", n, counts[seald.JobStore], workers*each)
+	}
+}
+
+// The bulk path stores records exactly as CreateRecord does, all or none.
+func testBulkInsert(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	bulk, isBulk := s.(BulkInserter)
+	if !isBulk {
+		t.Skipf("%T has no BulkInsertRecords: test skipped", s)
+	}
+	_, p := tenant(t, s)
+	batch := emptyBatch(t, s, seald.NetworkEOS)
+	rs := make([]*seald.Record, 500)
+	for i := range rs {
+		rs[i] = newRecord(p, base.Add(time.Duration(i)*time.Millisecond))
+	}
+	rs[0] = fullRecord(p, batch.ID)
+	ok(t, "BulkInsertRecords", bulk.BulkInsertRecords(ctx, rs))
+	equal(t, "bulk-inserted full record", record(t, s, rs[0].Reference), rs[0])
+	equal(t, "bulk-inserted minimal record", record(t, s, rs[499].Reference), rs[499])
+	byHash, err := s.RecordsByHash(ctx, rs[250].Hash)
+	ok(t, "RecordsByHash", err)
+	equal(t, "RecordsByHash of a bulk-inserted record", byHash, []*seald.Record{rs[250]})
+
+	fresh, dup := newRecord(p, base), newRecord(p, base)
+	dup.Reference = rs[1].Reference
+	if err := bulk.BulkInsertRecords(ctx, []*seald.Record{fresh, dup}); err == nil {
+		t.Fatal("BulkInsertRecords with a taken reference succeeded")
+	}
+	_, err = s.Record(ctx, fresh.Reference)
+	wantCode(t, "Record of a failed bulk insert", err, seald.ENOTFOUND)
+}

@@ -1,0 +1,182 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"seald"
+)
+
+var tenantTests = []test{
+	{"RoundTrip", testBusinessRoundTrip},
+	{"NotFound", testBusinessNotFound},
+	{"DuplicateName", testBusinessDuplicateName},
+	{"DuplicateID", testBusinessDuplicateID},
+	{"CreateProject", testCreateProject},
+	{"CreateProjectUnknownBusiness", testCreateProjectUnknownBusiness},
+	{"DuplicateProject", testDuplicateProject},
+	{"Times", testTenantTimes},
+}
+
+func testBusinessRoundTrip(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	n, err := s.CountBusinesses(ctx)
+	ok(t, "CountBusinesses", err)
+	if n != 0 {
+		t.Fatalf("CountBusinesses on an empty store = %d", n)
+	}
+	b, p := newBusiness("acme")
+	p.Privacy, p.Network, p.Downloadable = seald.PrivacyPrivate, seald.NetworkEOS, false
+	sub := newKey(b, nil, base)
+	sub.Sealed = "sealed-subscription-secret"
+	api := newKey(b, p, base.Add(time.Second))
+	ok(t, "CreateBusiness", s.CreateBusiness(ctx, b, p, sub, api))
+
+	got, err := s.Business(ctx, b.BusinessID)
+	ok(t, "Business", err)
+	equal(t, "Business", got, b)
+	got, err = s.BusinessByName(ctx, "acme")
+	ok(t, "BusinessByName", err)
+	equal(t, "BusinessByName", got, b)
+	gp, err := s.Project(ctx, p.ProjectID)
+	ok(t, "Project", err)
+	equal(t, "Project", gp, p)
+	keys, err := s.Keys(ctx, b.BusinessID)
+	ok(t, "Keys", err)
+	equal(t, "Keys", keys, []*seald.Key{sub, api})
+	n, err = s.CountBusinesses(ctx)
+	ok(t, "CountBusinesses", err)
+	if n != 1 {
+		t.Errorf("CountBusinesses = %d, want 1", n)
+	}
+
+	// A second business counts, and its project flags come back as stored (true this time).
+	b2, p2 := newBusiness("globex")
+	p2.Downloadable = true
+	ok(t, "CreateBusiness", s.CreateBusiness(ctx, b2, p2))
+	gp, err = s.Project(ctx, p2.ProjectID)
+	ok(t, "Project", err)
+	equal(t, "Project", gp, p2)
+	n, err = s.CountBusinesses(ctx)
+	ok(t, "CountBusinesses", err)
+	if n != 2 {
+		t.Errorf("CountBusinesses = %d, want 2", n)
+	}
+}
+
+func testBusinessNotFound(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	tenant(t, s)
+	_, err := s.Business(ctx, "biz_nobody")
+	wantCode(t, "Business", err, seald.ENOTFOUND)
+	_, err = s.BusinessByName(ctx, "nobody")
+	wantCode(t, "BusinessByName", err, seald.ENOTFOUND)
+	_, err = s.Project(ctx, "prj_nothing")
+	wantCode(t, "Project", err, seald.ENOTFOUND)
+}
+
+// A business name is unique, so that two operators creating the same tenant at once end with one business.
+// The failed call leaves nothing behind: neither its project nor its keys.
+func testBusinessDuplicateName(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, p := newBusiness("initech")
+	ok(t, "CreateBusiness", s.CreateBusiness(ctx, b, p, newKey(b, nil, base)))
+	b2, p2 := newBusiness("initech")
+	k2 := newKey(b2, p2, base)
+	wantCode(t, "CreateBusiness with a taken name", s.CreateBusiness(ctx, b2, p2, k2), seald.ECONFLICT)
+	_, err := s.Project(ctx, p2.ProjectID)
+	wantCode(t, "Project of the refused business", err, seald.ENOTFOUND)
+	_, err = s.KeyByDigest(ctx, k2.Digest)
+	wantCode(t, "key of the refused business", err, seald.ENOTFOUND)
+	n, err := s.CountBusinesses(ctx)
+	ok(t, "CountBusinesses", err)
+	if n != 1 {
+		t.Errorf("CountBusinesses = %d, want 1", n)
+	}
+}
+
+func testBusinessDuplicateID(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, p := tenant(t, s)
+	b2, p2 := newBusiness("another name")
+	b2.BusinessID = b.BusinessID
+	wantCode(t, "CreateBusiness with a taken business id", s.CreateBusiness(ctx, b2, p2), seald.ECONFLICT)
+	b3, p3 := newBusiness("a third name")
+	p3.ProjectID = p.ProjectID
+	wantCode(t, "CreateBusiness with a taken project id", s.CreateBusiness(ctx, b3, p3), seald.ECONFLICT)
+	_, err := s.Business(ctx, b3.BusinessID)
+	wantCode(t, "Business whose project was refused", err, seald.ENOTFOUND)
+}
+
+func testCreateProject(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, p := tenant(t, s)
+	p2 := newProject(b)
+	p2.Privacy = seald.PrivacyPrivate
+	k := newKey(b, p2, base)
+	ok(t, "CreateProject", s.CreateProject(ctx, p2, k))
+	got, err := s.Project(ctx, p2.ProjectID)
+	ok(t, "Project", err)
+	equal(t, "Project", got, p2)
+	got, err = s.Project(ctx, p.ProjectID)
+	ok(t, "first Project", err)
+	equal(t, "first Project", got, p)
+	gk, err := s.KeyByDigest(ctx, k.Digest)
+	ok(t, "KeyByDigest", err)
+	equal(t, "key of the new project", gk, k)
+}
+
+func testCreateProjectUnknownBusiness(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, _ := newBusiness("ghost")
+	p := newProject(b)
+	wantCode(t, "CreateProject of an unknown business", s.CreateProject(ctx, p, newKey(b, p, base)), seald.ENOTFOUND)
+	_, err := s.Project(ctx, p.ProjectID)
+	wantCode(t, "Project", err, seald.ENOTFOUND)
+}
+
+func testDuplicateProject(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, p := tenant(t, s)
+	p2 := newProject(b)
+	p2.ProjectID = p.ProjectID
+	k := newKey(b, nil, base)
+	wantCode(t, "CreateProject with a taken project id", s.CreateProject(ctx, p2, k), seald.ECONFLICT)
+	_, err := s.KeyByDigest(ctx, k.Digest)
+	wantCode(t, "key of the refused project", err, seald.ENOTFOUND)
+}
+
+// Times are kept to the millisecond and come back in UTC, whatever zone they were given in.
+func testTenantTimes(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	zone := time.FixedZone("UTC+05:30", 5*3600+1800)
+	at := time.Date(2024, 12, 31, 23, 59, 59, 987_654_321, zone)
+	want := time.Date(2024, 12, 31, 18, 29, 59, 987_000_000, time.UTC)
+	b, p := newBusiness("clock")
+	b.DateRegistered, p.CreatedAt = at, at
+	expires := at.Add(time.Hour)
+	k := newKey(b, nil, at)
+	k.ExpiresAt = &expires
+	ok(t, "CreateBusiness", s.CreateBusiness(ctx, b, p, k))
+
+	gb, err := s.Business(ctx, b.BusinessID)
+	ok(t, "Business", err)
+	gp, err := s.Project(ctx, p.ProjectID)
+	ok(t, "Project", err)
+	gk, err := s.Key(ctx, k.ID)
+	ok(t, "Key", err)
+	for what, got := range map[string]time.Time{"DateRegistered": gb.DateRegistered, "Project.CreatedAt": gp.CreatedAt,
+		"Key.CreatedAt": gk.CreatedAt} {
+		if !sameUTC(got, want) {
+			t.Errorf("%s = %v (%v), want %v", what, got, got.Location(), want)
+		}
+	}
+	if gk.ExpiresAt == nil || !sameUTC(*gk.ExpiresAt, want.Add(time.Hour)) {
+		t.Errorf("Key.ExpiresAt = %v, want %v", gk.ExpiresAt, want.Add(time.Hour))
+	}
+}
+
+// sameUTC tells whether got is the instant want, in UTC.
+func sameUTC(got, want time.Time) bool {
+	return got.Equal(want) && got.Location() == time.UTC && got.Nanosecond() == want.Nanosecond()
+}
