@@ -37,7 +37,7 @@ func startServe(t *testing.T, dataDir string, env map[string]string, extra ...st
 	pr, pw := io.Pipe()
 	in := &instance{t: t, DataDir: dataDir, cancel: cancel, done: make(chan error, 1)}
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--chain-rpc-addr", "",
-		"--rate-limit", "0", "--batch-wait", "100ms", "--log-level", "warn"}, extra...)
+		"--rate-limit", "0", "--batch-wait", "100ms", "--log-level", "info"}, extra...)
 	getenv := func(k string) string { return env[k] }
 	go func() {
 		err := run(ctx, args, getenv, pw, &lockedWriter{in: in})

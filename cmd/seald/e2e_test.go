@@ -293,6 +293,18 @@ func TestEndToEnd(t *testing.T) {
 		badInput(t, in)
 	})
 
+	t.Run("no key material in the logs", func(t *testing.T) {
+		logs := in.logText()
+		if !strings.Contains(logs, `"msg":"request"`) {
+			t.Fatal("no request log lines were written")
+		}
+		for _, secret := range []string{in.Sub, in.API, other["subscription_key"], other["api_key"]} {
+			if strings.Contains(logs, secret) || strings.Contains(logs, secret[10:]) {
+				t.Errorf("a key appears in the logs")
+			}
+		}
+	})
+
 	t.Run("request ids", func(t *testing.T) {
 		r := in.callWith("GET", "/healthz", map[string]string{"X-Request-Id": "abc-123"}, nil)
 		if r.Header.Get("X-Request-Id") != "abc-123" {
