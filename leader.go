@@ -205,8 +205,7 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Reco
 	}
 	st.reuseNonce = nil
 	if len(tx.Leaves) != len(queue) || len(tx.Proofs) != len(queue) {
-		nonce := tx.Nonce
-		st.reuseNonce = &nonce
+		p.abandon(st, tx)
 		return fmt.Errorf("anchorer built %d leaves and %d proofs for %d records", len(tx.Leaves), len(tx.Proofs), len(queue))
 	}
 	now := p.now()
@@ -220,12 +219,23 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Reco
 		entries[i] = BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
 	}
 	if err := p.Store.CreateBatch(ctx, b, entries, now); err != nil {
-		nonce := tx.Nonce
-		st.reuseNonce = &nonce
+		p.abandon(st, tx)
 		return err
 	}
 	p.crash(CrashAfterSign)
 	return p.send(ctx, st, b)
+}
+
+// abandon forgets a signed transaction that was never saved or sent. An Anchorer that can re-read its nonce
+// from the chain does so; otherwise the next batch reuses the nonce, so the key's sequence has no gap that
+// would hold every later transaction back.
+func (p *Pipeline) abandon(st *leaderState, tx *BatchTx) {
+	if r, ok := st.a.(interface{ ResetNonce() }); ok {
+		r.ResetNonce()
+		return
+	}
+	nonce := tx.Nonce
+	st.reuseNonce = &nonce
 }
 
 func (p *Pipeline) send(ctx context.Context, st *leaderState, b *Batch) error {

@@ -41,8 +41,8 @@ const fallbackAnchorGas = 300_000
 // and the caller should look for the receipt of the transaction that took its place.
 var ErrNonceUsed = errors.New("nonce already used by another transaction")
 
-// Options tune an Anchorer. The zero value suits a real network with immediate finality needs met by the
-// caller; see each field.
+// Options tune an Anchorer. The zero value suits the embedded chain; on a real network set Confirmations,
+// and TipCap where the chain demands a minimum priority fee.
 type Options struct {
 	// Confirmations is how many blocks must follow a transaction's block before Receipt reports it. 0
 	// reports as soon as it is included: right for the embedded chain, which makes blocks only on demand.
@@ -255,18 +255,16 @@ func estimate(ctx context.Context, client *ethclient.Client, from common.Address
 func (a *Anchorer) signTx(ctx context.Context, nonce *uint64, attempt int, data []byte, gas uint64) (*types.Transaction, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var n uint64
+	if !a.nonceKnown {
+		pending, err := a.client.PendingNonceAt(ctx, a.s.from)
+		if err != nil {
+			return nil, fmt.Errorf("evm: pending nonce: %w", err)
+		}
+		a.nonce, a.nonceKnown = pending, true
+	}
+	n := a.nonce
 	if nonce != nil {
 		n = *nonce
-	} else {
-		if !a.nonceKnown {
-			pending, err := a.client.PendingNonceAt(ctx, a.s.from)
-			if err != nil {
-				return nil, fmt.Errorf("evm: pending nonce: %w", err)
-			}
-			a.nonce, a.nonceKnown = pending, true
-		}
-		n = a.nonce
 	}
 	var prev *fees
 	if p, ok := a.sent[n]; ok {
@@ -281,9 +279,9 @@ func (a *Anchorer) signTx(ctx context.Context, nonce *uint64, attempt int, data 
 		return nil, err
 	}
 	a.sent[n] = f
-	if nonce == nil {
-		a.nonce++
-	} else if a.nonceKnown && n >= a.nonce {
+	// The nonce after this transaction's is free, whether it is new or replaces one the node may have
+	// lost (after a restart the pending nonce can lag behind a saved transaction).
+	if n >= a.nonce {
 		a.nonce = n + 1
 	}
 	for old := range a.sent {

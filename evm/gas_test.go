@@ -1,0 +1,68 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// TestGasTargets holds the contract to the budget: at most 1,000 gas per record in batches of 256
+// and 200 in batches of 1,024, under Polygon's fork rules. Gas is deterministic, so this is an exact check,
+// not a timing.
+func TestGasTargets(t *testing.T) {
+	perRecord, plain, err := MeasureGas(context.Background(), []int{1, 256, 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		size int
+		max  float64
+	}{{256, 1000}, {1024, 200}} {
+		if got := perRecord[tt.size]; got <= 0 || got > tt.max {
+			t.Errorf("batch of %d: %.1f gas per record, budget %.0f", tt.size, got, tt.max)
+		}
+	}
+	// A batch of one is an anchor with a single token: it must not cost more than two plain mints.
+	if plain < 21_000 || perRecord[1] > 2*float64(plain) {
+		t.Errorf("batch of one %.0f gas against a plain mint of %d", perRecord[1], plain)
+	}
+	t.Logf("gas per record: 1: %.0f, 256: %.1f, 1024: %.1f; plain ERC-721 mint: %d", perRecord[1], perRecord[256], perRecord[1024], plain)
+}
+
+// BenchmarkAnchorGas reports, for batches of 1, 64, 256 and 1,024 records on the embedded chain with
+// Polygon's fork rules, the gas per record of an anchor transaction, next to the gas of one plain
+// OpenZeppelin ERC-721 mint measured in the same run (plain-mint, gas/record).
+func BenchmarkAnchorGas(b *testing.B) {
+	e := openChain(b, EmbeddedOptions{})
+	ctx := context.Background()
+	plain, err := measurePlainMint(ctx, e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := newAnchorer(b, e)
+	if _, err := anchorForGas(ctx, a, 1); err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1, 64, 256, 1024} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			var gas uint64
+			var batches int
+			for b.Loop() {
+				g, err := anchorForGas(ctx, a, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				gas += g
+				batches++
+			}
+			b.ReportMetric(float64(gas)/float64(batches*n), "gas/record")
+			b.ReportMetric(float64(gas)/float64(batches), "gas/batch")
+			b.ReportMetric(float64(plain), "plain-mint-gas/record")
+		})
+	}
+	b.Run("plain-mint", func(b *testing.B) {
+		for b.Loop() {
+		}
+		b.ReportMetric(float64(plain), "gas/record")
+	})
+}
