@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"regexp"
+	"seald/ipfs"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +149,18 @@ func TestEndToEnd(t *testing.T) {
 		if r.Status != 200 || len(r.Raw) == 0 || bytes.Contains(r.Raw, []byte("INV-1")) {
 			t.Fatalf("gateway: %d, %d bytes, plaintext visible: %v", r.Status, len(r.Raw), bytes.Contains(r.Raw, []byte("INV-1")))
 		}
+		if got, err := ipfs.CID(t.Context(), r.Raw); err != nil || got != cid {
+			t.Errorf("the served bytes hash to %s (%v), not %s", got, err, cid)
+		}
+		// No block on disk holds the plaintext.
+		_ = filepath.WalkDir(filepath.Join(dir, "ipfs"), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if b, _ := os.ReadFile(path); bytes.Contains(b, []byte("INV-1")) {
+					t.Errorf("plaintext in stored block %s", path)
+				}
+			}
+			return nil
+		})
 	})
 
 	t.Run("outbox has the e-mail", func(t *testing.T) {
@@ -256,6 +273,9 @@ func TestEndToEnd(t *testing.T) {
 		}
 		if r := in.post(verifyBase+"data", map[string]any{"data": map[string]any{"secret": 1}}); r.Status != 404 {
 			t.Errorf("verify data of a private record by another business: %d", r.Status)
+		}
+		if r := in.get("/svc-data/data/download?reference=" + pref); r.Status != 404 || r.Body["data"] != nil {
+			t.Errorf("another business downloading: %d %s", r.Status, r.Raw)
 		}
 		if r := in.callWith("PUT", updatePath, nil, map[string]any{"reference": pref, "status": "REVOKED"}); r.Status != 404 {
 			t.Errorf("another business revoking: %d %s", r.Status, r.Raw)
