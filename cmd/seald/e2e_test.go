@@ -2,18 +2,18 @@ package main
 
 import (
 	"bytes"
-	"io/fs"
-	"os"
-	"path/filepath"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
-	"seald/ipfs"
 	"strings"
 	"testing"
 	"time"
+
+	"seald/ipfs"
 )
 
 var (
