@@ -15,6 +15,8 @@ import (
 
 	"seald"
 	"seald/storetest"
+
+	"seald/internal/migration"
 )
 
 // dsnEnv names the variable that points the tests at a PostgreSQL server; CI always sets it.
@@ -280,7 +282,7 @@ func TestConcurrentOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := migrations()
+	ms, _ := migration.Load(migrationFiles, "migrations")
 	if n != int64(len(ms)) {
 		t.Errorf("%d migrations recorded, want %d", n, len(ms))
 	}

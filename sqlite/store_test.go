@@ -11,6 +11,8 @@ import (
 
 	"seald"
 	"seald/storetest"
+
+	"seald/internal/migration"
 )
 
 // harnessStore is a Store the contract suite can reopen and reach with raw SQL.
@@ -113,7 +115,7 @@ func TestConcurrentOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := migrations()
+	ms, _ := migration.Load(migrationFiles, "migrations")
 	if n != int64(len(ms)) {
 		t.Errorf("%d migrations recorded, want %d", n, len(ms))
 	}
