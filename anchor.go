@@ -46,6 +46,7 @@ type Receipt struct {
 	TxHash      string
 	BlockNumber uint64
 	BlockHash   string
+	GasUsed     uint64 // 0 when the Anchorer does not know
 }
 
 // Anchorer writes and reads anchors on one EVM network. The embedded default is an in-process go-ethereum

@@ -22,8 +22,11 @@ func (p *Pipeline) lead(ctx context.Context, network string, a Anchorer) {
 			continue
 		}
 		log.Info("anchor leader")
+		p.Observer.Leading(network, true)
 		err = p.anchorLoop(ctx, network, a, lock)
 		lock.Release()
+		p.Observer.Leading(network, false)
+		log.Info("anchor leadership given up")
 		if err != nil && ctx.Err() == nil {
 			log.Warn("anchor leader stopped; retrying", "err", err)
 			sleep(ctx, p.Retry.Base)
@@ -277,6 +280,7 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (tim
 		if err := p.Store.ConfirmBatch(ctx, b, JobNotify, b.UpdatedAt); err != nil {
 			return 0, err
 		}
+		p.Observer.BatchAnchored(st.network, b.Count, rc.GasUsed)
 		delete(st.lastSend, b.ID)
 		p.Wake()
 		return 0, nil

@@ -61,7 +61,9 @@ type Pipeline struct {
 	// process there. Production leaves it nil.
 	Crash  func(point string)
 	Logger *slog.Logger
-	Now    func() time.Time
+	// Observer is told about steps, batches, e-mails and blobs, for metrics; nil observes nothing.
+	Observer Observer
+	Now      func() time.Time
 
 	wakeOnce sync.Once
 	wakeCh   chan struct{}
@@ -109,6 +111,9 @@ func (p *Pipeline) init() {
 		}
 		if p.Logger == nil {
 			p.Logger = slog.New(slog.DiscardHandler)
+		}
+		if p.Observer == nil {
+			p.Observer = nopObserver{}
 		}
 	})
 }
@@ -202,9 +207,13 @@ func errorTypeOf(kind string) string {
 func (p *Pipeline) runJob(ctx context.Context, j *Job) {
 	stepCtx, cancel := context.WithTimeout(ctx, p.Lease-time.Second)
 	defer cancel()
+	start := time.Now()
 	r, err := p.Store.Record(stepCtx, j.Reference)
 	if err == nil {
 		err = p.step(stepCtx, j, r)
+	}
+	if !errors.Is(err, errNotAnchored) {
+		p.Observer.StepDone(stepName(j.Kind), time.Since(start), err)
 	}
 	if err == nil {
 		return
@@ -247,6 +256,14 @@ func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, 
 	}
 }
 
+// stepName is a job kind as a metrics label: revocations of every network are one step, "revoke".
+func stepName(kind string) string {
+	if isRevoke(kind) {
+		return JobRevoke
+	}
+	return kind
+}
+
 func isRevoke(kind string) bool {
 	return len(kind) > len(JobRevoke) && kind[:len(JobRevoke)+1] == JobRevoke+":"
 }
@@ -282,6 +299,7 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 	if err != nil {
 		return err
 	}
+	p.Observer.BlobStored(len(env))
 	p.crash(CrashAfterIPFSAdd)
 	r.CID, r.EncryptedFile = cid, "ipfs://"+cid
 	r.State, r.ErrorType, r.ErrorMessage = StateIPFSStored, "", ""
@@ -304,6 +322,7 @@ func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
 		Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
 		HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link,
 	})
+	p.Observer.MailSent(err == nil)
 	if err != nil {
 		return err
 	}

@@ -364,7 +364,7 @@ func (a *Anchorer) Receipt(ctx context.Context, txHash string) (*seald.Receipt, 
 	if r.Status != types.ReceiptStatusSuccessful {
 		return nil, seald.Permanent(fmt.Errorf("evm: transaction %s reverted in block %s: %s", txHash, r.BlockNumber, a.reason(ctx, hash, r)))
 	}
-	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex()}, nil
+	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex(), GasUsed: r.GasUsed}, nil
 }
 
 // reason replays a reverted transaction's call on the state before its block to recover the revert

@@ -34,7 +34,7 @@ func openOperator(ctx context.Context, cfg *Config) (*seald.Service, func(), err
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	secrets, _, err := loadSecrets(cfg.DataDir)
+	secrets, _, err := loadSecrets(cfg.secretsPath())
 	if err != nil {
 		return nil, nil, err
 	}

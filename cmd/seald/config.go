@@ -11,8 +11,9 @@ import (
 // Config is everything seald is configured with, read once from flags and SEALD_* variables; no package
 // reads the environment itself.
 type Config struct {
-	DataDir  string
-	Database string
+	DataDir     string
+	Database    string
+	SecretsFile string
 
 	Addr      string
 	PublicURL string
@@ -40,7 +41,9 @@ type Config struct {
 	SMTP     string
 	MailFrom string
 
-	Workers int
+	Workers  int
+	JobLease time.Duration
+	Metrics  string
 }
 
 // flagSet declares the flags a command takes; common says whether it is only the data dir and database
@@ -49,6 +52,7 @@ func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&cfg.DataDir, "data-dir", "./seald-data", "directory for the embedded store, IPFS blocks, chain, outbox and keys")
 	fs.StringVar(&cfg.Database, "database", "", "SQLite file path, or a postgres:// URL (default: <data-dir>/seald.db)")
+	fs.StringVar(&cfg.SecretsFile, "secrets-file", "", "the service's keys, created at first start; every instance on one database needs the same file (default: <data-dir>/secrets.json)")
 	if !all {
 		return fs
 	}
@@ -75,6 +79,8 @@ func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
 	fs.IntVar(&cfg.Workers, "workers", 8, "concurrent pipeline job runners")
+	fs.DurationVar(&cfg.JobLease, "job-lease", 2*time.Minute, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
+	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")
 	return fs
 }
 
@@ -99,6 +105,13 @@ func parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 		}
 	})
 	return err
+}
+
+func (c *Config) secretsPath() string {
+	if c.SecretsFile != "" {
+		return c.SecretsFile
+	}
+	return filepath.Join(c.DataDir, "secrets.json")
 }
 
 func (c *Config) databaseSpec() string {

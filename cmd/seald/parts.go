@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"seald"
 	"seald/ipfs"
@@ -66,6 +67,9 @@ func openParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *c
 		return nil, fmt.Errorf("--smtp: %w", err)
 	}
 	p.mailer = m
+	if smtp, ok := m.(*mail.SMTP); ok {
+		p.checks["smtp"] = smtp.Ping
+	}
 	return p, nil
 }
 
@@ -86,7 +90,10 @@ func (p *parts) ready(store seald.Store) func(r *http.Request) map[string]error 
 		_, err := store.CountBusinesses(r.Context())
 		out["store"] = err
 		for name, check := range p.checks {
-			out[name] = check(r.Context())
+			// A part that does not answer within a few seconds is not ready; the probe must not hang.
+			ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+			out[name] = check(ctx)
+			cancel()
 		}
 		return out
 	}

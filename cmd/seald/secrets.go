@@ -20,9 +20,9 @@ type secretsFile struct {
 	SigningKey []byte `json:"signing_seed"`
 }
 
-// loadSecrets reads <dir>/secrets.json, creating it with fresh keys at first start.
-func loadSecrets(dir string) (*seald.Secrets, bool, error) {
-	path := filepath.Join(dir, "secrets.json")
+// loadSecrets reads the secrets file (--secrets-file, default <data-dir>/secrets.json), creating it with
+// fresh keys at first start; created says it did.
+func loadSecrets(path string) (*seald.Secrets, bool, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		s, err := seald.NewSecrets()

@@ -35,7 +35,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	secrets, _, err := loadSecrets(cfg.DataDir)
+	secrets, created, err := loadSecrets(cfg.secretsPath())
 	if err != nil {
 		return err
 	}
@@ -46,6 +46,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	var closers closeList
 	defer closers.closeAll(logger)
 	closers.add("store", store.Close)
+	if created {
+		if err := refuseNewSecrets(ctx, store, cfg.secretsPath()); err != nil {
+			return err
+		}
+	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -73,11 +78,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	pipe := &seald.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
-		Link: svc.VerificationLink, Workers: cfg.Workers, Logger: logger,
+		Link: svc.VerificationLink, Workers: cfg.Workers, Lease: cfg.JobLease, Logger: logger,
 		Anchor: seald.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
 		Crash:  crashHook(getenv),
 	}
 	svc.Wake = pipe.Wake
+	metrics := newMetrics(store, parts)
+	pipe.Observer = metrics
 
 	if !strings.HasPrefix(cfg.databaseSpec(), "postgres") {
 		// The embedded store belongs to this one process: leases of a previous run are void.
@@ -101,7 +108,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	api := &httpapi.Server{
 		Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
 		GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.gateway, ValidCID: parts.validCID, Page: parts.page,
-		Ready: parts.ready(store),
+		Ready: parts.ready(store), Metrics: metrics.Request,
+	}
+	if cfg.Metrics == "api" {
+		api.MetricsHandler = metrics.Handler()
 	}
 	srv := &http.Server{
 		Handler:           api.Handler(),
@@ -122,6 +132,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ln = tls.NewListener(ln, srv.TLSConfig)
 	}
 
+	metricsSrv, err := serveMetrics(&cfg, metrics, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+
 	pipeCtx, stopPipe := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = pipe.Run(pipeCtx) })
@@ -137,11 +153,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	logger.Info("shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	// Stop accepting and drain the requests in flight; then stop the pipeline, whose running steps finish
+	// (their effect saved) or, failing, release their claims through RetryJob; the store closes last
+	// (closers, deferred above).
 	if serr := srv.Shutdown(shutCtx); serr != nil {
 		logger.Warn("shutdown", "err", serr)
 	}
 	stopPipe()
 	wg.Wait()
+	if metricsSrv != nil {
+		_ = metricsSrv.Shutdown(shutCtx)
+	}
+	logger.Info("stopped")
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

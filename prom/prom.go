@@ -1,0 +1,200 @@
+// Package prom exposes seald's metrics to Prometheus (client_golang): HTTP requests by route and status,
+// pipeline steps, batches, gas, e-mail, IPFS bytes, anchor leadership, and, read at each scrape, the job
+// queue depth and the signer balance of each network. It implements seald.Observer, so the domain reports
+// to it without importing Prometheus.
+package prom
+
+import (
+	"context"
+	"math/big"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"seald"
+)
+
+var _ seald.Observer = (*Metrics)(nil)
+
+// Options are the values Metrics reads at each scrape. Both are optional.
+type Options struct {
+	// Jobs counts the pipeline's jobs by kind (seald.Store.CountJobs): the queue depth of each step.
+	Jobs func(ctx context.Context) (map[string]int, error)
+	// Balances reads the signer balance (wei) of each network.
+	Balances map[string]func(ctx context.Context) (*big.Int, error)
+	// ScrapeTimeout bounds the reads above at each scrape (default 5 s), so a slow chain node cannot hold a
+	// scrape forever; a read that fails or times out leaves its series out of that scrape.
+	ScrapeTimeout time.Duration
+}
+
+// Metrics is seald's metrics registry. Create it with New.
+type Metrics struct {
+	reg *prometheus.Registry
+
+	requests  *prometheus.CounterVec
+	latency   *prometheus.HistogramVec
+	steps     *prometheus.HistogramVec
+	batchSize *prometheus.HistogramVec
+	gas       *prometheus.CounterVec
+	mails     *prometheus.CounterVec
+	ipfsBytes prometheus.Counter
+	leader    *prometheus.GaugeVec
+}
+
+// stepBuckets reach a minute: a step waits on IPFS, a chain node or an SMTP server.
+var stepBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
+
+// New returns a registry with the Go runtime and process collectors and seald's metrics.
+func New(opts Options) *Metrics {
+	if opts.ScrapeTimeout <= 0 {
+		opts.ScrapeTimeout = 5 * time.Second
+	}
+	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "http_requests_total", Help: "HTTP requests answered, by route pattern and status code.",
+	}, []string{"route", "status"})
+	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "http_request_duration_seconds", Help: "Time to answer an HTTP request, by route pattern.",
+		Buckets: prometheus.DefBuckets,
+	}, []string{"route"})
+	m.steps = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "seald_step_duration_seconds", Help: "Duration of pipeline step runs, by step and result (ok or error).",
+		Buckets: stepBuckets,
+	}, []string{"step", "result"})
+	m.batchSize = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "seald_batch_size", Help: "Records per confirmed anchoring batch, by network.",
+		Buckets: prometheus.ExponentialBuckets(1, 2, 11),
+	}, []string{"network"})
+	m.gas = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "seald_gas_used_total", Help: "Gas used by confirmed anchoring transactions, by network.",
+	}, []string{"network"})
+	m.mails = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "seald_mails_total", Help: "Notification e-mails, by result (sent or failed).",
+	}, []string{"result"})
+	m.ipfsBytes = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "seald_ipfs_bytes_stored_total", Help: "Bytes of encrypted envelopes put into IPFS.",
+	})
+	m.leader = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "seald_anchor_leader", Help: "1 while this process is the anchor leader of the network, else 0.",
+	}, []string{"network"})
+	for _, r := range []string{"sent", "failed"} {
+		m.mails.WithLabelValues(r) // present at 0, so that rate() and alerts see the series from the start
+	}
+	m.reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.requests, m.latency, m.steps, m.batchSize, m.gas, m.mails, m.ipfsBytes, m.leader,
+		&scraped{opts: opts},
+	)
+	for network := range opts.Balances {
+		m.leader.WithLabelValues(network).Set(0)
+		m.gas.WithLabelValues(network)
+	}
+	return m
+}
+
+// Registry is the underlying registry, for tests and for adding collectors.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Handler serves the metrics in the Prometheus exposition formats. A collector that fails leaves its series
+// out of the answer rather than failing the whole scrape.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, Registry: m.reg})
+}
+
+// Request records one HTTP request: httpapi.Server.Metrics. An empty route (no pattern matched) is
+// "unmatched", so that request paths never become labels.
+func (m *Metrics) Request(route string, status int, d time.Duration) {
+	if route == "" {
+		route = "unmatched"
+	}
+	if status == 0 {
+		status = http.StatusOK // the handler wrote nothing: net/http answers 200
+	}
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// StepDone implements seald.Observer.
+func (m *Metrics) StepDone(step string, d time.Duration, err error) {
+	result := "ok"
+	if err != nil {
+		result = "error"
+	}
+	m.steps.WithLabelValues(step, result).Observe(d.Seconds())
+}
+
+// BatchAnchored implements seald.Observer.
+func (m *Metrics) BatchAnchored(network string, size int, gasUsed uint64) {
+	m.batchSize.WithLabelValues(network).Observe(float64(size))
+	m.gas.WithLabelValues(network).Add(float64(gasUsed))
+}
+
+// MailSent implements seald.Observer.
+func (m *Metrics) MailSent(ok bool) {
+	if ok {
+		m.mails.WithLabelValues("sent").Inc()
+	} else {
+		m.mails.WithLabelValues("failed").Inc()
+	}
+}
+
+// BlobStored implements seald.Observer.
+func (m *Metrics) BlobStored(bytes int) { m.ipfsBytes.Add(float64(bytes)) }
+
+// Leading implements seald.Observer.
+func (m *Metrics) Leading(network string, leading bool) {
+	v := 0.0
+	if leading {
+		v = 1
+	}
+	m.leader.WithLabelValues(network).Set(v)
+}
+
+// scraped collects the values read at scrape time: queue depth and signer balances.
+type scraped struct{ opts Options }
+
+var (
+	queuedDesc = prometheus.NewDesc("seald_jobs_queued",
+		"Pipeline jobs waiting or running, by kind (store, notify, finish, revoke:NETWORK); shared by every instance on one database.",
+		[]string{"kind"}, nil)
+	balanceDesc = prometheus.NewDesc("seald_signer_balance_wei",
+		"Balance of the anchoring key on the network, in wei.", []string{"network"}, nil)
+)
+
+// Describe implements prometheus.Collector.
+func (c *scraped) Describe(ch chan<- *prometheus.Desc) {
+	ch <- queuedDesc
+	ch <- balanceDesc
+}
+
+// Collect implements prometheus.Collector.
+func (c *scraped) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.opts.ScrapeTimeout)
+	defer cancel()
+	if c.opts.Jobs != nil {
+		if counts, err := c.opts.Jobs(ctx); err == nil {
+			if counts == nil {
+				counts = map[string]int{}
+			}
+			for _, kind := range []string{seald.JobStore, seald.JobNotify, seald.JobFinish} {
+				if _, ok := counts[kind]; !ok {
+					counts[kind] = 0 // absent kinds are empty queues, not missing series
+				}
+			}
+			for kind, n := range counts {
+				ch <- prometheus.MustNewConstMetric(queuedDesc, prometheus.GaugeValue, float64(n), kind)
+			}
+		}
+	}
+	for network, balance := range c.opts.Balances {
+		if wei, err := balance(ctx); err == nil {
+			f, _ := new(big.Float).SetInt(wei).Float64()
+			ch <- prometheus.MustNewConstMetric(balanceDesc, prometheus.GaugeValue, f, network)
+		}
+	}
+}
