@@ -40,6 +40,10 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *parts,
 			return err
 		}
 		polygon = a
+		// The RPC URL is left out: providers put their API key in it. The contract is what every other
+		// instance needs as --contract.
+		logger.Info("anchoring", "network", seald.NetworkPolygon, "chain_id", a.Chain().ChainID,
+			"contract", a.Chain().Contract, "signer", a.Address().Hex())
 	}
 	closers.add("polygon anchorer", func() error { polygon.Close(); return nil })
 	p.add(polygon)
