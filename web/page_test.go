@@ -2,11 +2,13 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,7 +27,7 @@ import (
 const publicURL = "https://verify.example.test"
 
 type fixture struct {
-	t       *testing.T
+	t       testing.TB
 	svc     *seald.Service
 	srv     *httptest.Server
 	public  *seald.Caller // a PUBLIC project of a business with a hostile name
@@ -34,7 +36,7 @@ type fixture struct {
 
 const hostile = `<script>alert(1)</script>`
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
 	if err != nil {
@@ -370,4 +372,39 @@ func raster(m [][]bool, scale int) image.Image {
 		}
 	}
 	return img
+}
+
+var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// FuzzPage sends any identifier to the page and its QR codes: the answer is the record (200) or the 404 page,
+// never a server error, and always HTML or an image with the security headers.
+func FuzzPage(f *testing.F) {
+	fx := newFixture(f)
+	r := fx.seal(fx.public, `{"a":1}`)
+	g, err := fx.svc.Generate(context.Background(), fx.public, []byte(`{"b":2}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{r.Reference, g.Reference, g.OVI, g.OVI[:50], "D-", "I-x", "AQ", "%00", "..", "a%2Fb"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		for _, suffix := range []string{"", "/qr.png", "/qr.svg"} {
+			u := fx.srv.URL + "/v/" + url.PathEscape(id) + suffix
+			resp, err := noRedirect.Get(u)
+			if err != nil {
+				return // not a URL the client sends
+			}
+			resp.Body.Close()
+			if resp.StatusCode/100 == 3 && resp.Header.Get("Location") != "" {
+				continue // the mux cleaning a path such as /v/.. before the page sees it
+			}
+			if resp.StatusCode != 200 && resp.StatusCode != 404 {
+				t.Fatalf("%s: %d", u, resp.StatusCode)
+			}
+			if resp.Header.Get("Content-Security-Policy") == "" {
+				t.Fatalf("%s: no CSP", u)
+			}
+		}
+	})
 }
