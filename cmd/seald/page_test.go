@@ -252,16 +252,19 @@ func TestVerificationPageInBrowser(t *testing.T) {
 	data := `{"invoice":"INV-7","amount":12.50,"lines":["a","b"],"customer":{"name":"Zoë","id":7}}`
 	activeRef, activeHash := in.sealAs(ao, data)
 	revokedRef, _ := in.sealAs(ao, `{"invoice":"INV-8"}`)
+	suspendedRef, _ := in.sealAs(ao, `{"invoice":"INV-9"}`)
 	privateRef, privateHash := in.sealAs(ho, `{"salary":5000}`)
 	for _, r := range []struct {
 		o   owner
 		ref string
-	}{{ao, activeRef}, {ao, revokedRef}, {ho, privateRef}} {
+	}{{ao, activeRef}, {ao, revokedRef}, {ao, suspendedRef}, {ho, privateRef}} {
 		in.waitOwned(r.o, r.ref, "COMPLETED")
 	}
-	if r := in.call("PUT", "/authentication-status/update/status", ao.sub, ao.api, "application/json",
-		map[string]string{"reference": revokedRef, "status": "REVOKED"}); r.Status != 200 {
-		t.Fatalf("revoke: %d %s", r.Status, r.Raw)
+	for ref, status := range map[string]string{revokedRef: "REVOKED", suspendedRef: "SUSPENDED"} {
+		if r := in.call("PUT", "/authentication-status/update/status", ao.sub, ao.api, "application/json",
+			map[string]string{"reference": ref, "status": status}); r.Status != 200 {
+			t.Fatalf("%s: %d %s", status, r.Status, r.Raw)
+		}
 	}
 
 	t.Run("active", func(t *testing.T) {
@@ -323,6 +326,18 @@ func TestVerificationPageInBrowser(t *testing.T) {
 			t.Errorf("verdict %q", got)
 		}
 		if got := tb.text(".status-word"); got != "Status: REVOKED" {
+			t.Errorf("status %q", got)
+		}
+		tb.quiet()
+	})
+
+	t.Run("suspended", func(t *testing.T) {
+		tb := newTab(t, browser, false)
+		tb.open(in.URL+"/v/"+suspendedRef, shots, "suspended")
+		if got := tb.text("#verdict-title"); got != "Suspended: do not rely on this record for now" {
+			t.Errorf("verdict %q", got)
+		}
+		if got := tb.text(".status-word"); got != "Status: SUSPENDED" {
 			t.Errorf("status %q", got)
 		}
 		tb.quiet()
