@@ -17,6 +17,9 @@ type Chain struct {
 	Network  string // POLYGON or EOS
 	ChainID  string // decimal EIP-155 chain id
 	Contract string // 0x-prefixed checksummed address of the SealRegistry contract
+	// Explorer is the base URL of the network's block explorer in the style of polygonscan
+	// ({Explorer}/tx/{hash}, {Explorer}/token/{contract}?a={id}); empty when there is none (the embedded chain).
+	Explorer string
 }
 
 // BatchRequest asks an Anchorer for the signed transaction that anchors one batch.

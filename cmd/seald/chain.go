@@ -46,20 +46,21 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *parts,
 			"contract", a.Chain().Contract, "signer", a.Address().Hex())
 	}
 	closers.add("polygon anchorer", func() error { polygon.Close(); return nil })
-	p.add(polygon)
+	p.add(polygon, cfg.ExplorerURL)
 	if cfg.EOSChain != "" {
 		a, err := dialChain(ctx, cfg, seald.NetworkEOS, cfg.EOSChain, cfg.EOSKeyFile, cfg.EOSContract)
 		if err != nil {
 			return err
 		}
 		closers.add("eos anchorer", func() error { a.Close(); return nil })
-		p.add(a)
+		p.add(a, cfg.EOSExplorerURL)
 	}
 	return nil
 }
 
-func (p *parts) add(a *evm.Anchorer) {
+func (p *parts) add(a *evm.Anchorer, explorer string) {
 	ch := a.Chain()
+	ch.Explorer = strings.TrimRight(explorer, "/")
 	p.anchorers[ch.Network] = a
 	p.chains[ch.Network] = ch
 	p.checks["chain_"+strings.ToLower(ch.Network)] = func(ctx context.Context) error {

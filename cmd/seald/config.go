@@ -44,6 +44,10 @@ type Config struct {
 	Workers  int
 	JobLease time.Duration
 	Metrics  string
+
+	// ExplorerURL and EOSExplorerURL are the block explorers the verification page links to.
+	ExplorerURL    string
+	EOSExplorerURL string
 }
 
 // flagSet declares the flags a command takes; common says whether it is only the data dir and database
@@ -74,6 +78,8 @@ func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.EOSChain, "eos-chain", "", "JSON-RPC URL of the EOS EVM node (empty: EOS off)")
 	fs.StringVar(&cfg.EOSKeyFile, "eos-key-file", "", "hex private key file of the EOS EVM signer")
 	fs.StringVar(&cfg.EOSContract, "eos-contract", "", "SealRegistry address on EOS EVM (deployed when empty)")
+	fs.StringVar(&cfg.ExplorerURL, "explorer-url", "", "block explorer of POLYGON for the verification page (https://polygonscan.com; empty: no links)")
+	fs.StringVar(&cfg.EOSExplorerURL, "eos-explorer-url", "", "block explorer of EOS EVM for the verification page (empty: no links)")
 	fs.IntVar(&cfg.BatchSize, "batch-size", 1024, "records per anchoring batch at most")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Second, "longest a stored record waits for its batch")
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")

@@ -17,6 +17,7 @@ import (
 
 	"seald"
 	"seald/httpapi"
+	"seald/web"
 )
 
 // serve runs the API and the pipeline until ctx ends, then shuts down in order: stop accepting, drain the
@@ -105,6 +106,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		fmt.Fprintf(stdout, "seald: first start: keys of the default business and project written to %s\n", path)
 	}
 
+	// The public verification page needs the service, so it is made here rather than in openParts.
+	parts.page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: logger}
 	api := &httpapi.Server{
 		Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
 		GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.gateway, ValidCID: parts.validCID, Page: parts.page,

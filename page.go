@@ -1,0 +1,84 @@
+package seald
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// PublicRecord is what the public verification page may show of a record, to anyone without keys. The
+// privacy rule is applied here, not in the page's templates: for a PRIVATE record only Private and Status are
+// set, so no owner data, hash, CID or token can reach the page by a template mistake.
+type PublicRecord struct {
+	// Private is true for a record of a PRIVATE project.
+	Private bool
+	Status  Status
+
+	// The rest is left empty for a PRIVATE record.
+	Reference      string
+	Hash           string // lowercase hex SHA-256 of the canonical data
+	CID            string // empty until stored on IPFS
+	Network        string
+	Chain          Chain  // the network's contract and explorer
+	TokenID        uint64 // 0 until anchored
+	TxHash         string // the anchoring transaction, once its batch is confirmed
+	RevokedOnChain bool
+	CreatedAt      time.Time
+	Business       *Business
+	Project        *Project
+}
+
+// PublicRecord finds the record a public link names: a D- or I- reference, or an encrypted OVI. Anything
+// that names no record, including a malformed reference and an OVI that is not this service's (tampered,
+// truncated, sealed under another key), is ENOTFOUND: the page answers "no such record", and a link that
+// can never be valid is not a client error worth telling apart from one that is simply unknown.
+func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, error) {
+	notFound := Errorf(ENOTFOUND, "no sealed record under this reference")
+	var r *Record
+	var err error
+	if strings.HasPrefix(id, PrefixAuthentication) || strings.HasPrefix(id, PrefixGenerator) {
+		if ParseReference(id) != nil {
+			return nil, notFound
+		}
+		r, err = s.Store.Record(ctx, id)
+	} else {
+		ref, hash, derr := s.Secrets.DecryptOVI(id)
+		if derr != nil {
+			return nil, notFound
+		}
+		r, err = s.Store.Record(ctx, ref)
+		if err == nil && r.Hash != hash {
+			return nil, notFound
+		}
+	}
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Privacy != PrivacyPublic {
+		return &PublicRecord{Private: true, Status: r.Status}, nil
+	}
+	v, err := s.verification(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	pr := &PublicRecord{
+		Status: r.Status, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+		Chain: s.Chains[r.Network], TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
+		Business: v.Business, Project: v.Project,
+	}
+	if r.TokenID != 0 && r.BatchID != 0 {
+		b, err := s.Store.Batch(ctx, r.BatchID)
+		if err != nil {
+			return nil, err
+		}
+		if b.State == BatchConfirmed {
+			pr.TxHash = b.TxHash
+		} else {
+			pr.TokenID = 0 // not anchored until its batch is confirmed, as in the proof bundle
+		}
+	}
+	return pr, nil
+}

@@ -1,0 +1,206 @@
+// Package web serves seald's public verification page: /v/{reference} (or /v/{encrypted_ovi}) as
+// server-rendered HTML that works with JavaScript off, the QR code of that link, and the page's own assets.
+// Everything it sends is embedded in the binary; no page refers to another origin except the owner's logo and
+// the links the reader may follow (website, explorer, IPFS gateway).
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"seald"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+// Page is the public verification page. Set the fields, then serve it at GET /v/ and GET /assets/.
+type Page struct {
+	Service *seald.Service
+	// GatewayURL is the base of the IPFS gateway link ("{GatewayURL}/ipfs/{cid}").
+	GatewayURL string
+	Logger     *slog.Logger
+
+	once    sync.Once
+	handler http.Handler
+}
+
+// csp allows script and style from /assets only (no inline script, so an injected <script> cannot run even
+// if escaping failed), images from anywhere over http(s) because the owner's logo lives on their own site,
+// and no connections at all: the in-browser check can be seen, in the browser's own enforcement, to send
+// nothing anywhere.
+const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; " +
+	"connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// ServeHTTP answers the page, its QR codes and its assets.
+func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.once.Do(func() {
+		mux := http.NewServeMux()
+		mux.HandleFunc("GET /v/{id}", p.record)
+		mux.HandleFunc("GET /v/{id}/qr.png", p.qr(qrPNG, "image/png"))
+		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
+		mux.HandleFunc("GET /assets/{name}", serveAsset)
+		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { p.notFound(w, r) })
+		p.handler = mux
+	})
+	h := w.Header()
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	// A reference is a bearer look-up key: links out of the page (explorer, gateway, website, logo) must not
+	// carry it in a Referer.
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	p.handler.ServeHTTP(w, r)
+}
+
+func (p *Page) logger() *slog.Logger {
+	if p.Logger != nil {
+		return p.Logger
+	}
+	return slog.Default()
+}
+
+func (p *Page) record(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	rec, err := p.Service.PublicRecord(r.Context(), id)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.render(w, http.StatusOK, recordPage, p.view(id, rec))
+}
+
+// fail answers an error as an HTML page. The API's code-to-status table is for JSON clients; a person only
+// needs to tell "no such record" from "try again later".
+func (p *Page) fail(w http.ResponseWriter, r *http.Request, err error) {
+	switch seald.ErrorCode(err) {
+	case seald.ENOTFOUND:
+		p.notFound(w, r)
+	case seald.EUNAVAILABLE:
+		p.render(w, http.StatusServiceUnavailable, errorPage, errorView{Title: "Try again later",
+			Message: "The verification service cannot reach its records right now. Please try again in a few minutes."})
+	default:
+		p.logger().ErrorContext(r.Context(), "verification page", "path", r.URL.Path, "err", err)
+		p.render(w, http.StatusInternalServerError, errorPage, errorView{Title: "Something went wrong",
+			Message: "The record could not be read because of a fault on our side. Please try again later."})
+	}
+}
+
+func (p *Page) notFound(w http.ResponseWriter, _ *http.Request) {
+	p.render(w, http.StatusNotFound, notFoundPage, errorView{Title: "No sealed record found"})
+}
+
+func (p *Page) render(w http.ResponseWriter, status int, t *template.Template, data any) {
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", data); err != nil {
+		p.logger().Error("render verification page", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// A record's status can change at any time (revocation): never serve a stale verdict from a cache.
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// Templates: one layout, one page each.
+var (
+	recordPage   = pageTemplate("record.html")
+	notFoundPage = pageTemplate("notfound.html")
+	errorPage    = pageTemplate("error.html")
+)
+
+func pageTemplate(name string) *template.Template {
+	t := template.New(name).Funcs(template.FuncMap{"asset": assetURL})
+	return template.Must(t.ParseFS(templateFS, "templates/layout.html", "templates/"+name))
+}
+
+// asset is one embedded file with the digest that versions its URL.
+type asset struct {
+	body    []byte
+	version string
+	ctype   string
+}
+
+var assets = loadAssets()
+
+func loadAssets() map[string]*asset {
+	out := map[string]*asset{}
+	types := map[string]string{
+		".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
+	}
+	err := fs.WalkDir(assetFS, "assets", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := assetFS.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		out[path.Base(name)] = &asset{body: b, version: hex.EncodeToString(sum[:6]), ctype: types[path.Ext(name)]}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// assetURL is the versioned URL of an asset: its content digest in the query, so that a page can let
+// browsers keep the file for a year and still get a changed file at once after an upgrade.
+func assetURL(name string) string {
+	a, ok := assets[name]
+	if !ok {
+		panic("web: no asset " + name)
+	}
+	return "/assets/" + name + "?v=" + a.version
+}
+
+func serveAsset(w http.ResponseWriter, r *http.Request) {
+	a, ok := assets[r.PathValue("name")]
+	if !ok || a.ctype == "" {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte("not found\n"))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("ETag", `"`+a.version+`"`)
+	if r.URL.Query().Get("v") == a.version {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "public, max-age=300")
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+}
+
+// httpURL returns s when it is an absolute http or https URL, else "". Owner-supplied URLs (logo, website)
+// become links or images only then; html/template would neutralize a javascript: URL anyway, but a
+// relative or odd URL would still point somewhere surprising.
+func httpURL(s string) string {
+	s = strings.TrimSpace(s)
+	l := strings.ToLower(s)
+	if (strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")) && len(s) > len("https://") &&
+		!strings.ContainsAny(s, " \t\r\n\"'<>`") {
+		return s
+	}
+	return ""
+}
