@@ -35,10 +35,11 @@ type E2ERun struct {
 	// Complete is acceptance to COMPLETED, in seconds, over the completed records.
 	Complete Latency `json:"accept_to_completed_s"`
 	// Backlog counts the accepted records by state when submission ended: where the pipeline fell behind.
-	Backlog   map[string]int `json:"backlog_at_end_of_submission"`
-	Batches   int            `json:"batches"`
-	PeakRSSMB float64        `json:"peak_rss_mb"`
-	CPU       float64        `json:"cpu_share"`
+	Backlog    map[string]int `json:"backlog_at_end_of_submission"`
+	Batches    int            `json:"batches"`
+	PeakRSSMB  float64        `json:"peak_rss_mb"`
+	CPU        float64        `json:"cpu_share"`
+	MachineCPU float64        `json:"machine_cpu_share"`
 	// Timeline counts acceptances and completions in each second from the start of submission.
 	Accepts     []int `json:"accepted_timeline"`
 	Completions []int `json:"completed_timeline"`
@@ -136,6 +137,7 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 	}
 	run.DrainSeconds = time.Since(submitted).Seconds()
 	run.CPU = cpu.share()
+	run.MachineCPU = cpu.machineShare()
 	run.PeakRSSMB = rss.MB()
 	return run, run.collect(ctx, sys.Store, refs, t0, cfg)
 }

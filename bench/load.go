@@ -29,6 +29,8 @@ type Load struct {
 	FirstError string `json:"first_error,omitempty"`
 	// CPU is the share of the machine's cores this process used during the window (1 = every core busy).
 	CPU float64 `json:"cpu_share"`
+	// MachineCPU is the share of the machine's cores busy during the window, every process included.
+	MachineCPU float64 `json:"machine_cpu_share"`
 	// PeakRSSMB is the process's peak resident set during this load (see peakRSS).
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 
@@ -89,7 +91,7 @@ func closedLoop(ctx context.Context, conns int, warmup, d time.Duration, req Req
 	}
 	wg.Wait()
 	elapsed := time.Since(measureFrom)
-	l := Load{Conns: conns, Seconds: elapsed.Seconds(), CPU: cpu.share()}
+	l := Load{Conns: conns, Seconds: elapsed.Seconds(), CPU: cpu.share(), MachineCPU: cpu.machineShare()}
 	for i := range ws {
 		l.samples = append(l.samples, ws[i].lat...)
 		l.Errors += ws[i].errs

@@ -88,11 +88,50 @@ func (p *peakRSS) MB() float64 {
 	return kb / 1024
 }
 
-// cpuMeter measures the share of the machine's cores this process used between start and share.
+// cpuMeter measures the share of the machine's cores this process used between start and share, and how
+// busy the whole machine was (other processes included: PostgreSQL, other programs on a shared machine).
 type cpuMeter struct {
-	mu   sync.Mutex
-	wall time.Time
-	used time.Duration
+	mu         sync.Mutex
+	wall       time.Time
+	used       time.Duration
+	busy, all  uint64 // /proc/stat jiffies at start
+	machineUse float64
+}
+
+// procStat returns the busy and total jiffies of all cores from /proc/stat (0, 0 when unknown).
+func procStat() (busy, total uint64) {
+	f := strings.Fields(procLine("/proc/stat", "cpu "))
+	for i, v := range f {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || i >= 8 { // user nice system idle iowait irq softirq steal
+			continue
+		}
+		total += n
+		if i != 3 && i != 4 {
+			busy += n
+		}
+	}
+	return busy, total
+}
+
+func procLine(path, prefix string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			return rest
+		}
+	}
+	return ""
+}
+
+// machineShare returns the share of the machine's cores busy between start and share, all processes.
+func (c *cpuMeter) machineShare() float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.machineUse
 }
 
 func cpuTime() time.Duration {
@@ -107,6 +146,7 @@ func (c *cpuMeter) start() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.wall, c.used = time.Now(), cpuTime()
+	c.busy, c.all = procStat()
 }
 
 func (c *cpuMeter) share() float64 {
@@ -116,5 +156,8 @@ func (c *cpuMeter) share() float64 {
 		return 0
 	}
 	wall := time.Since(c.wall)
+	if busy, all := procStat(); all > c.all {
+		c.machineUse = float64(busy-c.busy) / float64(all-c.all)
+	}
 	return float64(cpuTime()-c.used) / float64(wall) / float64(runtime.NumCPU())
 }

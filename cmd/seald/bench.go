@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +38,8 @@ func benchCommand(ctx context.Context, args []string, getenv func(string) string
 	conns := fs.String("conns", "", "verification connection counts (default 1,16,64,256)")
 	e2eDuration := fs.Duration("e2e-duration", 0, "end-to-end submission window (default 60s; 15s with --quick)")
 	e2eRate := fs.Float64("e2e-rate", 0, "end-to-end offered authentications per second (default 1000)")
+	gasSizes := fs.String("gas-sizes", "", "anchoring batch sizes of the gas section (default 1,64,256,1024)")
+	jcsTime := fs.Duration("jcs-time", 0, "time per canonicalizer, input and round (default 1s; 200ms with --quick)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,14 +65,18 @@ func benchCommand(ctx context.Context, args []string, getenv func(string) string
 	if *e2eRate > 0 {
 		cfg.E2ERate = *e2eRate
 	}
+	if *jcsTime > 0 {
+		cfg.JCSTime = *jcsTime
+	}
+	var err error
 	if *conns != "" {
-		cfg.Conns = nil
-		for _, c := range strings.Split(*conns, ",") {
-			var n int
-			if _, err := fmt.Sscan(strings.TrimSpace(c), &n); err != nil || n < 1 {
-				return fmt.Errorf("--conns: %q is not a positive number", c)
-			}
-			cfg.Conns = append(cfg.Conns, n)
+		if cfg.Conns, err = positiveList("--conns", *conns); err != nil {
+			return err
+		}
+	}
+	if *gasSizes != "" {
+		if cfg.GasSizes, err = positiveList("--gas-sizes", *gasSizes); err != nil {
+			return err
 		}
 	}
 	if *only != "" {
@@ -99,6 +106,19 @@ func benchCommand(ctx context.Context, args []string, getenv func(string) string
 			time.Since(start).Round(time.Second))
 	}
 	return err
+}
+
+// positiveList parses a comma-separated list of positive numbers.
+func positiveList(name, s string) ([]int, error) {
+	var out []int
+	for _, c := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%s: %q is not a positive number", name, c)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // benchOpener opens a seald for the bench exactly as serve wires one, from serve's defaults (the embedded
