@@ -67,9 +67,9 @@ type Config struct {
 // Quick returns the configuration of `seald bench --quick`: small, short, fewer points (under 5 minutes).
 func Quick() Config {
 	return Config{
-		Records: 20000, Duration: 3 * time.Second, Warmup: time.Second, Conns: []int{1, 16, 64, 256},
+		Records: 20000, Duration: 3 * time.Second, Warmup: time.Second, Conns: []int{1, 64, 256},
 		IntakeConns: 64, E2ERate: 1000, E2EDuration: 15 * time.Second, E2EWarmup: 3 * time.Second,
-		E2EDrain: 30 * time.Second, JCSTime: 200 * time.Millisecond, GasSizes: []int{1, 64, 256, 1024},
+		E2EDrain: 20 * time.Second, JCSTime: 200 * time.Millisecond, GasSizes: []int{1, 64, 256, 1024},
 		Sections: AllSections,
 	}
 }

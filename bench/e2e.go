@@ -42,6 +42,7 @@ type E2ERun struct {
 	MachineCPU float64        `json:"machine_cpu_share"`
 	// Timeline counts acceptances and completions in each second from the start of submission.
 	Accepts     []int `json:"accepted_timeline"`
+	Anchors     []int `json:"anchored_timeline"`
 	Completions []int `json:"completed_timeline"`
 }
 
@@ -80,7 +81,8 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 			for {
 				i := next.Add(1) - 1
 				due := t0.Add(time.Duration(i) * interval)
-				if !due.Before(end) || ctx.Err() != nil {
+				// Stop at the end of the window, also when behind: the window is what was offered.
+				if !due.Before(end) || !time.Now().Before(end) || ctx.Err() != nil {
 					return
 				}
 				time.Sleep(time.Until(due))
@@ -150,7 +152,7 @@ func (run *E2ERun) collect(ctx context.Context, st seald.Store, refs []string, t
 	confirmed := map[int64]time.Time{}
 	var anchor, complete []time.Duration
 	secs := int(now.Sub(t0).Seconds()) + 1
-	run.Accepts, run.Completions = make([]int, secs), make([]int, secs)
+	run.Accepts, run.Anchors, run.Completions = make([]int, secs), make([]int, secs), make([]int, secs)
 	bucket := func(t time.Time) int { return min(max(int(t.Sub(t0).Seconds()), 0), secs-1) }
 	from, to := t0.Add(cfg.E2EWarmup), t0.Add(cfg.E2EDuration)
 	inWindow := 0
@@ -180,6 +182,7 @@ func (run *E2ERun) collect(ctx context.Context, st seald.Store, refs []string, t
 			anchor = append(anchor, now.Sub(r.CreatedAt))
 		} else {
 			anchor = append(anchor, anchored.Sub(r.CreatedAt))
+			run.Anchors[bucket(anchored)]++
 		}
 		if r.State == seald.StateCompleted {
 			run.Completed++

@@ -51,6 +51,7 @@ func (r *Report) throughputPlot() (*plot.Plot, error) {
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Legend.Top = true
+	p.Y.Min = 0
 	xy := func(loads []Load) plotter.XYs {
 		pts := make(plotter.XYs, len(loads))
 		for i, l := range loads {
@@ -129,5 +130,7 @@ func (r *Report) e2ePlot() (*plot.Plot, error) {
 		return pts
 	}
 	p.Legend.Top = true
-	return p, plotutil.AddLines(p, "accepted", series(e.Accepts), "COMPLETED", series(e.Completions))
+	p.Y.Min = 0
+	return p, plotutil.AddLines(p, "accepted", series(e.Accepts), "ANCHORED", series(e.Anchors),
+		"COMPLETED", series(e.Completions))
 }

@@ -80,7 +80,11 @@ func (r *Report) Table() string {
 	b.WriteString("| section | target | figure | baseline (same run) | ratio | verdict |\n|---|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
 		ratio := "—"
-		if t.Ratio != 0 {
+		switch {
+		case t.Baseline == "—":
+		case t.Ratio != 0 && t.Ratio < 0.1:
+			ratio = fmt.Sprintf("%.3g", t.Ratio)
+		default:
 			ratio = fmt.Sprintf("%.2f", t.Ratio)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", t.Section, t.Target, t.Figure, t.Baseline, ratio, t.Verdict)
@@ -133,10 +137,10 @@ func (r *Report) Markdown() string {
 			"Offered %.0f/s for %.0f s (first %.0f s left out of the rate); accepted %d (%.0f/s), errors %d; "+
 			"%.0f records/s reached COMPLETED in the window; %d of %d COMPLETED after %.0f s of drain, in %d batches. "+
 			"Acceptance → ANCHORED p50 %.2f s, p95 %.2f s (%d not anchored, counted at their wait so far); "+
-			"acceptance → COMPLETED p50 %.2f s, p95 %.2f s. States when submission ended: %s. CPU %.0f%%, peak RSS %.0f MB.\n",
+			"acceptance → COMPLETED %s. States when submission ended: %s. %s; peak RSS %.0f MB.\n",
 			e.OfferedRate, e.Seconds, e.WarmupSeconds, e.Accepted, e.AcceptRate, e.Errors, e.CompletedRate,
 			e.Completed, e.Accepted, e.DrainSeconds, e.Batches, e.Anchor.P50, e.Anchor.P95, e.Unanchored,
-			e.Complete.P50, e.Complete.P95, states(e.Backlog), 100*e.CPU, e.PeakRSSMB)
+			completeText(e), states(e.Backlog), cpuUse(e.CPU, e.MachineCPU), e.PeakRSSMB)
 		if e.FirstError != "" {
 			fmt.Fprintf(&b, "\nFirst error: %s\n", e.FirstError)
 		}
@@ -182,6 +186,13 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
 	return b.String()
+}
+
+func completeText(e *E2ERun) string {
+	if e.Completed == 0 {
+		return "none completed"
+	}
+	return fmt.Sprintf("p50 %.2f s, p95 %.2f s", e.Complete.P50, e.Complete.P95)
 }
 
 func rateLat(l Load) string {
