@@ -158,11 +158,13 @@ func (r *Report) rss(sec string, l Load) {
 		l.PeakRSSMB < rssTarget, "the whole process's heap and caches under this load (server and load generator)")
 }
 
-// limit says what held the end-to-end run back.
+// limit says what held the end-to-end run back: intake when less than the offered rate was accepted, and
+// the pipeline stage where the accepted records piled up.
 func (e *E2ERun) limit() string {
+	var parts []string
 	if e.AcceptRate < 0.95*e.OfferedRate {
-		return fmt.Sprintf("intake: only %.0f/s of the %.0f/s offered were accepted (%d errors)", e.AcceptRate,
-			e.OfferedRate, e.Errors)
+		parts = append(parts, fmt.Sprintf("intake: only %.0f/s of the %.0f/s offered were accepted (%d errors)",
+			e.AcceptRate, e.OfferedRate, e.Errors))
 	}
 	worst, n := "", 0
 	for s, c := range e.Backlog {
@@ -170,11 +172,19 @@ func (e *E2ERun) limit() string {
 			worst, n = s, c
 		}
 	}
-	if worst == "" {
+	if worst != "" {
+		p := fmt.Sprintf("the pipeline: when submission ended %d records were waiting in %s (%s)", n, worst,
+			states(e.Backlog))
+		if e.Completed == 0 && e.Backlog["ANCHORED"] > 0 {
+			p += "; none reached COMPLETED: the e-mail and finish jobs of anchored records are claimed after " +
+				"every older store job (one job per claim, oldest run_at first)"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
 		return "nothing measured here: every record was COMPLETED when submission ended"
 	}
-	return fmt.Sprintf("the pipeline: when submission ended %d records were waiting in %s (%s); %s",
-		n, worst, states(e.Backlog), cpuUse(e.CPU, e.MachineCPU))
+	return strings.Join(parts, "; and ") + "; " + cpuUse(e.CPU, e.MachineCPU)
 }
 
 // cpuUse says how busy the cores were: this process and the machine as a whole.
