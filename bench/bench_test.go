@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"seald"
 	"seald/jcs"
 )
 
@@ -54,5 +55,20 @@ func TestRFCChecks(t *testing.T) {
 	}
 	if failed < 2 {
 		t.Errorf("the identity passes all but %d checks", failed)
+	}
+}
+
+// Preloaded references are valid and ascend with their number.
+func TestPreloadReference(t *testing.T) {
+	prev := ""
+	for _, i := range []int{0, 1, 255, 256, 70000, 1000000} {
+		r := preloadReference(i)
+		if err := seald.ParseReference(r); err != nil {
+			t.Fatalf("%d: %s: %v", i, r, err)
+		}
+		if r <= prev {
+			t.Errorf("%s after %s", r, prev)
+		}
+		prev = r
 	}
 }
