@@ -105,7 +105,7 @@ func TestBenchTiny(t *testing.T) {
 	}
 	sections := map[string]bool{}
 	for _, tg := range rep.Targets {
-		if tg.Verdict == "" || tg.Figure == "" || tg.Value <= 0 {
+		if tg.Verdict == "" || tg.Figure == "" || tg.Value < 0 { // 0 is a real figure: nothing completed in a short window
 			t.Errorf("target row without a figure or verdict: %+v", tg)
 		}
 		if tg.Met != nil && !*tg.Met && !strings.HasPrefix(tg.Verdict, "misses: limited by ") {
