@@ -53,3 +53,14 @@ func redact(dsn string) string {
 	}
 	return u.Redacted()
 }
+
+// vacuumAnalyze runs VACUUM ANALYZE on the records table of the database dsn names.
+func vacuumAnalyze(ctx context.Context, dsn string) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(ctx, "VACUUM ANALYZE records")
+	return err
+}
