@@ -16,3 +16,8 @@ build:
 # Each fuzz target for a bounded time (FUZZTIME, default 20s).
 fuzz:
 	scripts/fuzz.sh
+
+# seald bench --quick: speed as ratios to same-run baselines, report in bench-report/ (under 5 minutes).
+.PHONY: bench
+bench:
+	go run ./cmd/seald bench --quick --out bench-report

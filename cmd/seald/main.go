@@ -37,6 +37,8 @@ commands:
   key revoke --id KEY_ID                  revoke a key at once
   record suspend|activate|revoke REFERENCE [--reason TEXT]
   proof verify FILE --rpc URL             check a proof bundle against the chain, without seald
+  bench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
+                                          measure speed against same-run baselines; write a report
 
 Every command takes --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE).
 Run 'seald <command> -h' for a command's flags.
@@ -75,6 +77,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if sub == "verify" {
 			return proofVerify(ctx, rest[1:], getenv, stdout, stderr)
 		}
+	case "bench":
+		return benchCommand(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
