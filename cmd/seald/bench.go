@@ -40,6 +40,8 @@ func benchCommand(ctx context.Context, args []string, getenv func(string) string
 	e2eRate := fs.Float64("e2e-rate", 0, "end-to-end offered authentications per second (default 1000)")
 	gasSizes := fs.String("gas-sizes", "", "anchoring batch sizes of the gas section (default 1,64,256,1024)")
 	jcsTime := fs.Duration("jcs-time", 0, "time per canonicalizer, input and round (default 1s; 200ms with --quick)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, store and load generator) to this file")
+	memProfile := fs.String("memprofile", "", "write an allocation profile of the whole run to this file at the end")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -99,6 +101,11 @@ func benchCommand(ctx context.Context, args []string, getenv func(string) string
 		cfg.Postgres = localPostgres
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	stopProfiles, err := startProfiles(*cpuProfile, *memProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfiles()
 	start := time.Now()
 	rep, err := bench.Run(ctx, cfg, benchOpener(logger))
 	if rep != nil {
@@ -131,7 +138,7 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 			return nil, err
 		}
 		cfg.DataDir, cfg.Database, cfg.ChainRPCAddr, cfg.Rate = o.Dir, o.Database, "", 0
-		secrets, _, err := loadSecrets(cfg.DataDir)
+		secrets, _, err := loadSecrets(cfg.secretsPath())
 		if err != nil {
 			return nil, err
 		}
