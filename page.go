@@ -60,7 +60,7 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 	if r.Privacy != PrivacyPublic {
 		return &PublicRecord{Private: true, Status: r.Status}, nil
 	}
-	v, err := s.verification(ctx, r)
+	v, err := s.verification(ctx, nil, r)
 	if err != nil {
 		return nil, err
 	}

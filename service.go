@@ -2,6 +2,7 @@ package seald
 
 import (
 	"context"
+	"crypto/sha256"
 	"log/slog"
 	"strings"
 	"time"
@@ -25,6 +26,15 @@ type Service struct {
 	Wake   func()
 	Now    func() time.Time
 	Logger *slog.Logger
+	// CacheTTL is how long this process trusts, without reading the store again, a key pair that
+	// authenticated and a business or project it read (DefaultCacheTTL in serve; zero, the default here,
+	// turns the cache off). It bounds how stale a key can be: a key revoked or rotated by another process
+	// (the operator's CLI, another instance on the same database) stops working here within CacheTTL, while
+	// one revoked or rotated through this Service stops at once. A rotated key's own expiry is exact, cached
+	// or not. Records are never cached, so a record's status is always current.
+	CacheTTL time.Duration
+
+	cache tenantCache
 }
 
 // DefaultSubject is the e-mail subject when the caller gives none.
@@ -54,6 +64,8 @@ func (s *Service) VerificationLink(reference string) string {
 
 // Authenticate checks the two header keys of a request and returns the calling project. Every failure is the
 // same EUNAUTHORIZED, whichever key was wrong, so that a caller cannot probe which of the two is valid.
+// A pair that authenticated is remembered for CacheTTL under the SHA-256 digests of the two secrets (see
+// tenantCache); failures are never remembered, so a key issued anywhere works at once.
 func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey string) (*Caller, error) {
 	if subscriptionKey == "" {
 		return nil, Errorf(EUNAUTHORIZED, "the Ocp-Apim-Subscription-Key header is required")
@@ -62,31 +74,49 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 		return nil, Errorf(EUNAUTHORIZED, "the Api-Key header is required")
 	}
 	denied := Errorf(EUNAUTHORIZED, "invalid subscription key or API key")
+	if len(subscriptionKey) > maxSecretLen || len(apiKey) > maxSecretLen {
+		return nil, denied
+	}
 	now := s.now()
-	sub, err := s.activeKey(ctx, subscriptionKey, KeySubscription, now)
+	pair := pairOf(subscriptionKey, apiKey)
+	var gen uint64
+	if s.CacheTTL > 0 {
+		if c := s.cache.caller(pair, now); c != nil {
+			cc := *c // callers are per request; the business and project they point to are shared, read-only
+			return &cc, nil
+		}
+		gen = s.cache.generation()
+	}
+	sub, err := s.activeKey(ctx, pair.sub, KeySubscription, now)
 	if err != nil {
 		return nil, denied
 	}
-	api, err := s.activeKey(ctx, apiKey, KeyProject, now)
+	api, err := s.activeKey(ctx, pair.api, KeyProject, now)
 	if err != nil || api.BusinessID != sub.BusinessID {
 		return nil, denied
 	}
-	p, err := s.Store.Project(ctx, api.ProjectID)
+	p, err := s.project(ctx, api.ProjectID, now)
 	if err != nil {
 		return nil, internalOr(err, denied)
 	}
-	b, err := s.Store.Business(ctx, p.BusinessID)
+	b, err := s.business(ctx, p.BusinessID, now)
 	if err != nil {
 		return nil, internalOr(err, denied)
 	}
-	return &Caller{Business: b, Project: p, KeyID: api.ID}, nil
+	c := &Caller{Business: b, Project: p, KeyID: api.ID}
+	if s.CacheTTL > 0 {
+		cc := *c
+		s.cache.putCaller(gen, pair, callerEntry{caller: &cc, until: cacheUntil(now, s.CacheTTL, sub, api)}, now)
+	}
+	return c, nil
 }
 
-func (s *Service) activeKey(ctx context.Context, secret string, kind KeyKind, now time.Time) (*Key, error) {
-	if len(secret) > 200 {
-		return nil, Errorf(EUNAUTHORIZED, "key too long")
-	}
-	d := KeyDigest(secret)
+// maxSecretLen bounds a presented secret (real ones are 46 characters), so that a huge header is refused
+// before it is hashed.
+const maxSecretLen = 200
+
+func (s *Service) activeKey(ctx context.Context, sum [sha256.Size]byte, kind KeyKind, now time.Time) (*Key, error) {
+	d := hexDigest(sum)
 	k, err := s.Store.KeyByDigest(ctx, d)
 	if err != nil {
 		return nil, err

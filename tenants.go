@@ -143,7 +143,8 @@ func (s *Service) IssueKey(ctx context.Context, businessID, projectID string) (s
 }
 
 // RotateKey issues a successor of a key of the same kind and owner; the old key keeps working for overlap
-// (zero revokes it at once), so clients can switch without an outage.
+// (zero revokes it at once), so clients can switch without an outage. The old key's new expiry holds at once
+// in this process and within CacheTTL in the others.
 func (s *Service) RotateKey(ctx context.Context, keyID string, overlap time.Duration) (string, *Key, error) {
 	old, err := s.Store.Key(ctx, keyID)
 	if err != nil {
@@ -166,10 +167,12 @@ func (s *Service) RotateKey(ctx context.Context, keyID string, overlap time.Dura
 	} else {
 		old.ExpiresAt = &exp
 	}
-	return secret, k, s.Store.UpdateKey(ctx, old)
+	err = s.Store.UpdateKey(ctx, old)
+	s.cache.invalidate() // a cached pair holding the old key must learn its new expiry now, not in CacheTTL
+	return secret, k, err
 }
 
-// RevokeKey revokes a key at once.
+// RevokeKey revokes a key: at once in this process, within CacheTTL in the others.
 func (s *Service) RevokeKey(ctx context.Context, keyID string) (*Key, error) {
 	k, err := s.Store.Key(ctx, keyID)
 	if err != nil {
@@ -178,7 +181,9 @@ func (s *Service) RevokeKey(ctx context.Context, keyID string) (*Key, error) {
 	if k.RevokedAt == nil {
 		now := s.now()
 		k.RevokedAt = &now
-		if err := s.Store.UpdateKey(ctx, k); err != nil {
+		err := s.Store.UpdateKey(ctx, k)
+		s.cache.invalidate() // the key stops working in this process at once, not in CacheTTL
+		if err != nil {
 			return nil, err
 		}
 	}

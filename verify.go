@@ -31,7 +31,7 @@ func (s *Service) Verify(ctx context.Context, c *Caller, l Lookup) (*Verificatio
 	if err != nil {
 		return nil, err
 	}
-	return s.verification(ctx, r)
+	return s.verification(ctx, c, r)
 }
 
 func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, error) {
@@ -114,12 +114,18 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, error
 	return nil, Errorf(EINVALID, "a reference, hash, cid, token_id or data is required")
 }
 
-func (s *Service) verification(ctx context.Context, r *Record) (*Verification, error) {
-	p, err := s.Store.Project(ctx, r.ProjectID)
+// verification completes a record found for c with its owner. The caller's own records (most verifications
+// of an API client) reuse the project and business Authenticate already has; others come from the cache.
+func (s *Service) verification(ctx context.Context, c *Caller, r *Record) (*Verification, error) {
+	if c != nil && c.Project.ProjectID == r.ProjectID && c.Business.BusinessID == r.BusinessID {
+		return &Verification{Record: r, Business: c.Business, Project: c.Project}, nil
+	}
+	now := s.now()
+	p, err := s.project(ctx, r.ProjectID, now)
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.Store.Business(ctx, r.BusinessID)
+	b, err := s.business(ctx, r.BusinessID, now)
 	if err != nil {
 		return nil, err
 	}

@@ -167,7 +167,7 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 		}
 		svc := &seald.Service{
 			Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
-			PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger,
+			PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
 		}
 		pipe := &seald.Pipeline{
 			Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"seald"
 )
 
 // Config is everything seald is configured with, read once from flags and SEALD_* variables; no package
@@ -44,6 +46,9 @@ type Config struct {
 	Workers  int
 	JobLease time.Duration
 	Metrics  string
+	// AuthCacheTTL is seald.Service.CacheTTL: how long an instance trusts a key pair, business or project
+	// it has read.
+	AuthCacheTTL time.Duration
 
 	// ExplorerURL and EOSExplorerURL are the block explorers the verification page links to.
 	ExplorerURL    string
@@ -86,6 +91,7 @@ func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
 	fs.IntVar(&cfg.Workers, "workers", 8, "concurrent pipeline job runners")
 	fs.DurationVar(&cfg.JobLease, "job-lease", 2*time.Minute, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
+	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
 	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")
 	return fs
 }

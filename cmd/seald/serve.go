@@ -75,7 +75,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	svc := &seald.Service{
 		Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
-		PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger,
+		PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
 	}
 	pipe := &seald.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
