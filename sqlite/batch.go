@@ -66,7 +66,7 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 		updated = now
 	}
 	var id int64
-	err = s.write(ctx, op, func(tx *sql.Tx) error {
+	err = s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO batches (network, first_token_id, count, root, nonce, tx_hash,
 			tx_hashes, raw_tx, attempt, state, block_number, block_hash, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -116,7 +116,7 @@ func (s *Store) UpdateBatch(ctx context.Context, b *seald.Batch) error {
 	if err != nil {
 		return wrap(op, err)
 	}
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE batches SET root = ?, nonce = ?, tx_hash = ?, tx_hashes = ?, raw_tx = ?,
 			attempt = ?, state = ?, block_number = ?, block_hash = ?, updated_at = ? WHERE id = ?`,
 			b.Root, nonce, b.TxHash, hashes, b.RawTx, b.Attempt, string(b.State), block, b.BlockHash,
@@ -138,7 +138,7 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, nextKind strin
 	if err != nil {
 		return wrap(op, err)
 	}
-	err = s.write(ctx, op, func(tx *sql.Tx) error {
+	err = s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE batches SET state = ?, tx_hash = ?, tx_hashes = ?, block_number = ?,
 			block_hash = ?, updated_at = ? WHERE id = ? AND state <> ?`,
 			string(seald.BatchConfirmed), b.TxHash, hashes, block, b.BlockHash, millis(now), b.ID,
@@ -246,7 +246,7 @@ func (s *Store) BatchesFrom(ctx context.Context, network string, tokenID uint64)
 
 // SetBatchError records a chain fault on every record of a batch, leaving their state.
 func (s *Store) SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error {
-	return s.write(ctx, "sqlite.SetBatchError", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.SetBatchError", func(ctx context.Context, tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE records SET error_type = ?, error_message = ?, updated_at = ?
 			WHERE batch_id = ?`, errorType, errorMessage, millis(now), batchID)
 		return err
@@ -259,7 +259,7 @@ func (s *Store) SetAnchorError(ctx context.Context, references []string, errorTy
 	if len(references) == 0 {
 		return nil
 	}
-	return s.write(ctx, "sqlite.SetAnchorError", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.SetAnchorError", func(ctx context.Context, tx *wtx) error {
 		// One statement per chunk keeps below SQLite's limit on bound variables.
 		const chunk = 500
 		for len(references) > 0 {

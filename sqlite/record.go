@@ -98,7 +98,7 @@ func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byt
 		return wrap(op, err)
 	}
 	var ids []int64
-	err = s.write(ctx, op, func(tx *sql.Tx) error {
+	err = s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		if _, err := tx.ExecContext(ctx, insertRecord, vals...); err != nil {
 			if seald.ErrorCode(wrap(op, err)) == seald.ECONFLICT {
 				return conflict(op, "record %s already exists", r.Reference)
@@ -122,7 +122,7 @@ func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byt
 
 // saveRecord writes what the pipeline changes in a record. Status is never written here: only ChangeStatus
 // moves it, compare-and-set, so a worker holding an older copy cannot undo an owner's suspension.
-func saveRecord(ctx context.Context, tx *sql.Tx, op string, r *seald.Record) error {
+func saveRecord(ctx context.Context, tx *wtx, op string, r *seald.Record) error {
 	token, err := integer("token id", r.TokenID)
 	if err != nil {
 		return err
@@ -257,7 +257,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 	const op = "sqlite.ChangeStatus"
 	var id int64
 	var ids []int64
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE records SET status = ?, updated_at = ? WHERE reference = ? AND status = ?`,
 			string(c.To), millis(c.At), c.Reference, string(from))
 		if err != nil {

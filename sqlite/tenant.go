@@ -12,7 +12,7 @@ import (
 // business name or id that exists is ECONFLICT, so two operators creating the same tenant at once get one
 // business, not two.
 func (s *Store) CreateBusiness(ctx context.Context, b *seald.Business, p *seald.Project, keys ...*seald.Key) error {
-	return s.write(ctx, "sqlite.CreateBusiness", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.CreateBusiness", func(ctx context.Context, tx *wtx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO businesses
 			(id, business_id, name, description, logo, website, date_registered) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			b.ID, b.BusinessID, b.Name, b.Description, b.Logo, b.Website, millis(b.DateRegistered)); err != nil {
@@ -30,7 +30,7 @@ func (s *Store) CreateBusiness(ctx context.Context, b *seald.Business, p *seald.
 // CreateProject inserts a project of an existing business and its keys in one transaction; an unknown
 // business is ENOTFOUND.
 func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*seald.Key) error {
-	return s.write(ctx, "sqlite.CreateProject", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.CreateProject", func(ctx context.Context, tx *wtx) error {
 		if err := insertProject(ctx, tx, p); err != nil {
 			return err
 		}
@@ -38,7 +38,7 @@ func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*se
 	})
 }
 
-func insertProject(ctx context.Context, tx *sql.Tx, p *seald.Project) error {
+func insertProject(ctx context.Context, tx *wtx, p *seald.Project) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO projects
 		(id, project_id, business_id, name, description, logo, privacy, network, downloadable, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -47,7 +47,7 @@ func insertProject(ctx context.Context, tx *sql.Tx, p *seald.Project) error {
 	return err
 }
 
-func insertKeys(ctx context.Context, tx *sql.Tx, keys []*seald.Key) error {
+func insertKeys(ctx context.Context, tx *wtx, keys []*seald.Key) error {
 	for _, k := range keys {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO keys
 			(id, kind, business_id, project_id, prefix, digest, created_at, expires_at, revoked_at, sealed)
@@ -120,7 +120,7 @@ func (s *Store) CountBusinesses(ctx context.Context) (int, error) {
 
 // CreateKey inserts a key; a digest that exists is ECONFLICT.
 func (s *Store) CreateKey(ctx context.Context, k *seald.Key) error {
-	return s.write(ctx, "sqlite.CreateKey", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.CreateKey", func(ctx context.Context, tx *wtx) error {
 		return insertKeys(ctx, tx, []*seald.Key{k})
 	})
 }
@@ -128,7 +128,7 @@ func (s *Store) CreateKey(ctx context.Context, k *seald.Key) error {
 // UpdateKey saves what rotation and revocation change: the expiry, the revocation and the sealed secret.
 func (s *Store) UpdateKey(ctx context.Context, k *seald.Key) error {
 	const op = "sqlite.UpdateKey"
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE keys SET expires_at = ?, revoked_at = ?, sealed = ? WHERE id = ?`,
 			nullMillis(k.ExpiresAt), nullMillis(k.RevokedAt), k.Sealed, k.ID)
 		if err != nil {
