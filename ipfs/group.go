@@ -18,8 +18,8 @@ import (
 // Group puts. Storing one small file durably costs four fsyncs (the block's file and its directory, the
 // pin's file and its directory), about 7 ms; the pipeline stores one envelope per record from several
 // workers at once, so those fsyncs, not the disk's bandwidth, bounded it. Concurrent Puts are instead
-// handed to one goroutine that writes the blocks and pins of every queued Put (up to maxGroup of them) with
-// three filesystem syncs for the whole group (groupFiles). The guarantee stays that of one Put: Put returns only after its blocks and pin are durable, and a
+// handed to one goroutine that places the blocks and pins of every queued Put (up to maxGroup of them) and
+// syncs them together (see place). The guarantee stays that of one Put: Put returns only after its blocks and pin are durable, and a
 // pin is only written once all the blocks it names are.
 //
 // Writing a file's own bytes (staging) fails for its caller alone; a failed sync or rename fails the whole
@@ -208,6 +208,9 @@ func stageFile(root, name string, data []byte) (staged, error) {
 		return staged{}, err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -223,17 +226,16 @@ func unstage(files []staged) {
 	}
 }
 
-// place makes a group's staged files durable under their names with three filesystem syncs in all, whatever
-// the group's size: the data of every file is synced; the blocks are renamed into place and the names
-// synced; then the pins are renamed, and synced. So a block's name never points at data that is not on
-// disk, and a pin never names a block that is not. (flatfs writes one file at a time with an fsync of the
-// file and of its directory each, and has no way to share them.) Two Puts of one block rename identical
-// bytes onto one name, which is harmless.
+// place makes a group's staged files durable under their names. Each caller has written and fsynced its
+// own files (stage), all at once; here the blocks are renamed into place and the directories that gained
+// a name are fsynced, all at once, then the same for the pins. So a block's name never points at data that
+// is not on disk, and a pin never names a block that is not. The fsyncs of one step run concurrently, so
+// the filesystem commits them in one journal transaction instead of one each. (flatfs writes one file at a
+// time, with an fsync of the file and one of its directory, and has no way to share them.) Two Puts of one
+// block rename identical bytes onto one name, which is harmless.
 func (e *Embedded) place(group []*putReq) error {
-	if err := syncFS(e.dir); err != nil { // the data of every staged file
-		return err
-	}
 	for _, pins := range []bool{false, true} {
+		dirs := map[string]bool{}
 		for _, r := range group {
 			for i, f := range r.staged {
 				if f.pin != pins {
@@ -246,11 +248,35 @@ func (e *Embedded) place(group []*putReq) error {
 					return err
 				}
 				r.staged[i].tmp = ""
+				dirs[f.dir] = true
+				dirs[filepath.Dir(f.dir)] = true // a new shard directory's own name
 			}
 		}
-		if err := syncFS(e.dir); err != nil { // the names placed
+		if err := syncDirs(dirs); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// syncDirs fsyncs directories concurrently.
+func syncDirs(dirs map[string]bool) error {
+	errs := make(chan error, len(dirs))
+	for d := range dirs {
+		go func() { errs <- syncDir(d) }()
+	}
+	var err error
+	for range dirs {
+		err = errors.Join(err, <-errs)
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }

@@ -240,7 +240,9 @@ func insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []e
 		args = append(args, r.args...)
 	}
 	q.WriteString(` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
-	rows, err := tx.Query(ctx, q.String(), args...)
+	// Its text changes with the group's size: an unnamed statement, so that neither pgx's statement cache
+	// nor the server keeps a prepared statement for every size (memory that would only grow).
+	rows, err := tx.Query(ctx, q.String(), append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
 	if err != nil {
 		return err
 	}

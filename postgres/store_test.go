@@ -343,3 +343,9 @@ func BenchmarkCreateRecordParallel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLookups1M looks records up among 1,000,000 and reports the peak RSS (issue #8: under 300 MB).
+func BenchmarkLookups1M(b *testing.B) {
+	s := openDSN(b, freshSchema(b))
+	storetest.BenchLookupsLarge(b, s, 1_000_000)
+}

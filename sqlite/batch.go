@@ -25,7 +25,7 @@ func (s *Store) AnchorQueue(ctx context.Context, network string, limit int) ([]*
 // NextTokenID returns the token id after the last one any batch of the network holds, 1 when none.
 func (s *Store) NextTokenID(ctx context.Context, network string) (uint64, error) {
 	var next int64
-	err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(first_token_id + count), 1) FROM batches WHERE network = ?`,
+	err := s.qrow(ctx, `SELECT coalesce(max(first_token_id + count), 1) FROM batches WHERE network = ?`,
 		network).Scan(&next)
 	if err != nil {
 		return 0, wrap("sqlite.NextTokenID", err)
@@ -208,7 +208,7 @@ func (s *Store) OpenBatches(ctx context.Context, network string) ([]*seald.Batch
 
 // batches runs a query that returns batches.
 func (s *Store) batches(ctx context.Context, op, query string, args ...any) ([]*seald.Batch, error) {
-	rows, err := s.r.QueryContext(ctx, query, args...)
+	rows, err := s.qrows(ctx, query, args...)
 	if err != nil {
 		return nil, wrap(op, err)
 	}
@@ -227,7 +227,7 @@ func (s *Store) batches(ctx context.Context, op, query string, args ...any) ([]*
 // Batch finds a batch by id.
 func (s *Store) Batch(ctx context.Context, id int64) (*seald.Batch, error) {
 	const op = "sqlite.Batch"
-	b, err := scanBatch(s.r.QueryRowContext(ctx, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id))
+	b, err := scanBatch(s.qrow(ctx, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "batch %d not found", id)
 	}

@@ -218,7 +218,7 @@ func (s *Store) ReleaseLeases(ctx context.Context) error {
 // CountJobs counts the jobs of each kind; kinds with no job are absent.
 func (s *Store) CountJobs(ctx context.Context) (map[string]int, error) {
 	const op = "sqlite.CountJobs"
-	rows, err := s.r.QueryContext(ctx, `SELECT kind, count(*) FROM jobs GROUP BY kind`)
+	rows, err := s.qrows(ctx, `SELECT kind, count(*) FROM jobs GROUP BY kind`)
 	if err != nil {
 		return nil, wrap(op, err)
 	}

@@ -173,7 +173,7 @@ func mustAffect(res sql.Result, missing error) error {
 // Record finds a record by its reference.
 func (s *Store) Record(ctx context.Context, reference string) (*seald.Record, error) {
 	const op = "sqlite.Record"
-	r, err := scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM records WHERE reference = ?`, reference))
+	r, err := scanRecord(s.qrow(ctx, `SELECT `+recordColumns+` FROM records WHERE reference = ?`, reference))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "record %s not found", reference)
 	}
@@ -193,7 +193,7 @@ func (s *Store) RecordByCID(ctx context.Context, cid string) (*seald.Record, err
 	if cid == "" {
 		return nil, notFound(op, "no record has an empty CID")
 	}
-	r, err := scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM records WHERE cid = ?
+	r, err := scanRecord(s.qrow(ctx, `SELECT `+recordColumns+` FROM records WHERE cid = ?
 		ORDER BY created_at DESC, seq DESC LIMIT 1`, cid))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "no record with CID %s", cid)
@@ -207,7 +207,7 @@ func (s *Store) RecordByToken(ctx context.Context, network string, tokenID uint6
 	if tokenID == 0 || tokenID > 1<<63-1 {
 		return nil, notFound(op, "no record with token id %d on %s", tokenID, network)
 	}
-	r, err := scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM records
+	r, err := scanRecord(s.qrow(ctx, `SELECT `+recordColumns+` FROM records
 		WHERE network = ? AND token_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, network, int64(tokenID)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "no record with token id %d on %s", tokenID, network)
@@ -219,7 +219,7 @@ func (s *Store) RecordByToken(ctx context.Context, network string, tokenID uint6
 func (s *Store) Payload(ctx context.Context, reference string) ([]byte, error) {
 	const op = "sqlite.Payload"
 	var b []byte
-	err := s.r.QueryRowContext(ctx, `SELECT data FROM payloads WHERE reference = ?`, reference).Scan(&b)
+	err := s.qrow(ctx, `SELECT data FROM payloads WHERE reference = ?`, reference).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "no payload kept for record %s", reference)
 	}
@@ -234,7 +234,7 @@ func (s *Store) Payload(ctx context.Context, reference string) ([]byte, error) {
 
 // records runs a query that returns records.
 func (s *Store) records(ctx context.Context, op string, query string, args ...any) ([]*seald.Record, error) {
-	rows, err := s.r.QueryContext(ctx, query, args...)
+	rows, err := s.qrows(ctx, query, args...)
 	if err != nil {
 		return nil, wrap(op, err)
 	}
@@ -298,7 +298,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 // AuditTrail returns a record's status changes in the order they were made; none is an empty list.
 func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.StatusChange, error) {
 	const op = "sqlite.AuditTrail"
-	rows, err := s.r.QueryContext(ctx, `SELECT id, reference, from_status, to_status, actor, reason, at
+	rows, err := s.qrows(ctx, `SELECT id, reference, from_status, to_status, actor, reason, at
 		FROM status_changes WHERE reference = ? ORDER BY id`, reference)
 	if err != nil {
 		return nil, wrap(op, err)

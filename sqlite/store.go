@@ -35,6 +35,7 @@ type Store struct {
 	r    *sql.DB // read-only connections
 
 	group *committer // nil when group commit is off
+	reads readStmts
 
 	mu     sync.Mutex
 	locks  map[*lock]struct{}
@@ -122,6 +123,7 @@ func (s *Store) Close() error {
 		for _, l := range held {
 			l.Release()
 		}
+		s.closeReads()
 		s.err = errors.Join(s.r.Close(), s.w.Close())
 	})
 	return s.err

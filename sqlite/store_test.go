@@ -242,3 +242,13 @@ func BenchmarkCreateRecordParallel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLookups1M looks records up among 1,000,000 and reports the peak RSS (issue #8: under 300 MB).
+func BenchmarkLookups1M(b *testing.B) {
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storetest.BenchLookupsLarge(b, s, 1_000_000)
+}

@@ -75,7 +75,7 @@ func scanBusiness(sc scanner) (*seald.Business, error) {
 // BusinessByName finds a business by its exact name, so that a second project joins its business.
 func (s *Store) BusinessByName(ctx context.Context, name string) (*seald.Business, error) {
 	const op = "sqlite.BusinessByName"
-	b, err := scanBusiness(s.r.QueryRowContext(ctx, `SELECT `+businessColumns+` FROM businesses WHERE name = ?`, name))
+	b, err := scanBusiness(s.qrow(ctx, `SELECT `+businessColumns+` FROM businesses WHERE name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "business %q not found", name)
 	}
@@ -85,7 +85,7 @@ func (s *Store) BusinessByName(ctx context.Context, name string) (*seald.Busines
 // Business finds a business by its public id.
 func (s *Store) Business(ctx context.Context, businessID string) (*seald.Business, error) {
 	const op = "sqlite.Business"
-	b, err := scanBusiness(s.r.QueryRowContext(ctx, `SELECT `+businessColumns+` FROM businesses WHERE business_id = ?`, businessID))
+	b, err := scanBusiness(s.qrow(ctx, `SELECT `+businessColumns+` FROM businesses WHERE business_id = ?`, businessID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "business %s not found", businessID)
 	}
@@ -98,7 +98,7 @@ func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, 
 	var p seald.Project
 	var privacy string
 	var at int64
-	err := s.r.QueryRowContext(ctx, `SELECT id, project_id, business_id, name, description, logo, privacy, network,
+	err := s.qrow(ctx, `SELECT id, project_id, business_id, name, description, logo, privacy, network,
 		downloadable, created_at FROM projects WHERE project_id = ?`, projectID).Scan(
 		&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network, &p.Downloadable, &at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -114,7 +114,7 @@ func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, 
 // CountBusinesses tells first start whether the default tenant must be created.
 func (s *Store) CountBusinesses(ctx context.Context) (int, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM businesses`).Scan(&n)
+	err := s.qrow(ctx, `SELECT count(*) FROM businesses`).Scan(&n)
 	return n, wrap("sqlite.CountBusinesses", err)
 }
 
@@ -162,7 +162,7 @@ func scanKey(sc scanner) (*seald.Key, error) {
 // Key finds a key by its id, for the CLI's rotate and revoke.
 func (s *Store) Key(ctx context.Context, id string) (*seald.Key, error) {
 	const op = "sqlite.Key"
-	k, err := scanKey(s.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM keys WHERE id = ?`, id))
+	k, err := scanKey(s.qrow(ctx, `SELECT `+keyColumns+` FROM keys WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "key %s not found", id)
 	}
@@ -172,7 +172,7 @@ func (s *Store) Key(ctx context.Context, id string) (*seald.Key, error) {
 // KeyByDigest finds the key a request presents; the digest is unique, so the lookup is one index probe.
 func (s *Store) KeyByDigest(ctx context.Context, digest string) (*seald.Key, error) {
 	const op = "sqlite.KeyByDigest"
-	k, err := scanKey(s.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM keys WHERE digest = ?`, digest))
+	k, err := scanKey(s.qrow(ctx, `SELECT `+keyColumns+` FROM keys WHERE digest = ?`, digest))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "key not found")
 	}
@@ -188,7 +188,7 @@ func (s *Store) Keys(ctx context.Context, businessID string) ([]*seald.Key, erro
 		q += ` WHERE business_id = ?`
 		args = append(args, businessID)
 	}
-	rows, err := s.r.QueryContext(ctx, q+` ORDER BY created_at, id`, args...)
+	rows, err := s.qrows(ctx, q+` ORDER BY created_at, id`, args...)
 	if err != nil {
 		return nil, wrap(op, err)
 	}

@@ -74,7 +74,7 @@ func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Second, "longest a stored record waits for its batch")
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
-	fs.IntVar(&cfg.Workers, "workers", 8, "concurrent pipeline job runners")
+	fs.IntVar(&cfg.Workers, "workers", 32, "concurrent pipeline job runners (their writes are committed in groups)")
 	return fs
 }
 
