@@ -19,13 +19,13 @@ import (
 // pin's file and its directory), about 7 ms; the pipeline stores one envelope per record from several
 // workers at once, so those fsyncs, not the disk's bandwidth, bounded it. Concurrent Puts are instead
 // handed to one goroutine that places the blocks and pins of every queued Put (up to maxGroup of them) and
-// syncs them together (see place). The guarantee stays that of one Put: Put returns only after its blocks and pin are durable, and a
-// pin is only written once all the blocks it names are.
+// syncs them together (see place). The guarantee stays that of one Put: Put returns only after its blocks
+// and pin are durable, and a pin is only written once all the blocks it names are.
 //
 // Writing a file's own bytes (staging) fails for its caller alone; a failed sync or rename fails the whole
-// group, every caller getting the error. A caller whose context ends while its Put is queued gets the context's error and nothing is
-// written; once the group has started, it gets the error at once while the writes go on (blocks are
-// content-addressed, so a file written for nobody is only an unreferenced one).
+// group, every caller getting the error. A caller whose context ends while its Put is queued gets the
+// context's error and nothing is written; once the group has taken its Put, it waits for the group's end
+// and gets its outcome.
 
 // defaultMaxGroup bounds the files of one group.
 const defaultMaxGroup = 128
@@ -105,12 +105,10 @@ func (g *putGroup) put(ctx context.Context, root cid.Cid, bs []blocks.Block) err
 		if req.state.CompareAndSwap(queued, abandoned) {
 			return ctx.Err()
 		}
-		select {
-		case err := <-req.done:
-			return err
-		default:
-		}
-		return fmt.Errorf("ipfs: gave up waiting for %s to be written: %w", root, ctx.Err())
+		// The committer has it: it runs to its end whatever the caller's context says, and the caller,
+		// which shares the write's variables, waits for the outcome (one group: milliseconds, bounded by
+		// the store's own timeouts) so that it learns whether it was committed.
+		return <-req.done
 	}
 }
 

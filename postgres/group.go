@@ -34,8 +34,8 @@ import (
 // group to end, if that is still in flight, as any two transactions do).
 //
 // A caller whose context ends while its record is queued leaves the queue with the context's error: the
-// record is never written. Once the committer has taken it, the caller gets the context's error at once but
-// the group runs to its end: that caller cannot know whether its record was committed, and must look.
+// record is never written. Once the committer has taken it, the group runs to its end and the caller waits
+// for it and gets its record's own outcome, so it always learns whether its record was committed.
 // Close returns after the committer has committed every queued record.
 
 // defaultMaxGroup bounds the records of one group: 31 parameters each stays far below PostgreSQL's 65535.
@@ -122,13 +122,10 @@ func (c *committer) create(ctx context.Context, op string, req *createReq) error
 		if req.state.CompareAndSwap(queued, abandoned) {
 			return wrap(op, ctx.Err())
 		}
-		select {
-		case err := <-req.done:
-			return err
-		default:
-		}
-		return &seald.Error{Code: seald.EUNAVAILABLE, Op: op, Err: ctx.Err(),
-			Message: "gave up waiting for the commit; the record may or may not have been created"}
+		// The committer has it: it runs to its end whatever the caller's context says, and the caller,
+		// which shares the write's variables, waits for the outcome (one group: milliseconds, bounded by
+		// the store's own timeouts) so that it learns whether it was committed.
+		return <-req.done
 	}
 }
 

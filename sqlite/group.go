@@ -6,8 +6,6 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
-
-	"seald"
 )
 
 // Group commit. A commit in WAL mode with synchronous=FULL costs one fsync of the WAL (about a millisecond
@@ -24,9 +22,9 @@ import (
 //
 // A write runs with its caller's values but never its cancellation: interrupting a statement would make
 // SQLite roll back the whole group. A caller whose context ends while its write is still queued leaves
-// the queue and gets the context's error, and its write is never run. A caller whose context ends once the
-// committer has started its write gets the context's error at once, but the write itself runs to its end:
-// such a caller cannot know whether it committed (as with a connection lost during COMMIT), and must look.
+// the queue and gets the context's error, and its write is never run. Once the committer has taken the
+// write, it runs to its end, and the caller waits for that end (one group, normally milliseconds) and gets
+// the write's own outcome: it always learns whether its write was committed.
 //
 // Close stops taking writes and returns after the committer has run (and committed) every queued one.
 
@@ -109,13 +107,10 @@ func (c *committer) write(ctx context.Context, op string, fn func(ctx context.Co
 		if req.state.CompareAndSwap(queued, abandoned) {
 			return wrap(op, ctx.Err()) // never run: nothing was written
 		}
-		select {
-		case err := <-req.done: // it had just finished
-			return err
-		default:
-		}
-		return &seald.Error{Code: seald.EUNAVAILABLE, Op: op, Err: ctx.Err(),
-			Message: "gave up waiting for the commit; the write may or may not have been committed"}
+		// The committer has it: it runs to its end whatever the caller's context says, and the caller,
+		// which shares the write's variables, waits for the outcome (one group: milliseconds, bounded by
+		// the store's own timeouts) so that it learns whether it was committed.
+		return <-req.done
 	}
 }
 

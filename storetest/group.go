@@ -159,9 +159,9 @@ func testConcurrentCreateCancelled(t *testing.T, s seald.Store) {
 	}()
 	res := createConcurrently(ctx, s, rs, storeJob)
 	cancel()
-	// A caller that gave up may return before its write ended. Closing the store waits for the writes in
-	// flight; without a second store to look with, a later write stands in for that wait (in a store that
-	// commits in order).
+	// A store may let a caller that gave up return before its write ended. Closing the store waits for the
+	// writes in flight; without a second store to look with, a later write stands in for that wait (in a
+	// store that commits in order).
 	if _, isReopener := s.(Reopener); isReopener {
 		ok(t, "Close", s.Close())
 		s = reopen(t, s)
