@@ -35,6 +35,9 @@ func (p RetryPolicy) Delay(failures int) time.Duration {
 	return time.Duration(float64(d) * jitter)
 }
 
+// DefaultWorkers is the number of job runners of a Pipeline that does not say.
+const DefaultWorkers = 32
+
 // Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail)
 // and finish (sign, COMPLETED), plus revocations. Every step is idempotent and its effect is saved in the
 // same transaction that deletes its job, so a crash at any point resumes at the step that was running.
@@ -48,7 +51,8 @@ type Pipeline struct {
 	Link   func(reference string) string
 	Anchor AnchorPolicy
 	Retry  RetryPolicy
-	// Workers is the number of concurrent job runners (default 4).
+	// Workers is the number of concurrent job runners (default 32). Their store writes are committed in
+	// groups and their IPFS puts synced together, so more runners mostly means bigger groups.
 	Workers int
 	// Lease is how long a claimed job is reserved for its runner (default 2 minutes).
 	Lease time.Duration
@@ -89,7 +93,7 @@ func (p *Pipeline) init() {
 	p.wakeOnce.Do(func() {
 		p.wakeCh = make(chan struct{}, 1)
 		if p.Workers <= 0 {
-			p.Workers = 4
+			p.Workers = DefaultWorkers
 		}
 		if p.Lease <= 0 {
 			p.Lease = 2 * time.Minute
@@ -142,11 +146,74 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	for network, a := range p.Anchorers {
 		wg.Go(func() { p.lead(ctx, network, a) })
 	}
+	jobs := make(chan *Job)
+	free := make(chan struct{}, p.Workers)
 	for range p.Workers {
-		wg.Go(func() { p.work(ctx) })
+		free <- struct{}{}
+		wg.Go(func() {
+			for j := range jobs {
+				// A step runs to its end even when shutdown begins, so that its effect is saved rather than
+				// redone; WithoutCancel keeps the values of ctx.
+				p.runJob(context.WithoutCancel(ctx), j)
+				free <- struct{}{}
+			}
+		})
 	}
+	wg.Go(func() { p.claim(ctx, jobs, free) })
 	wg.Wait()
 	return nil
+}
+
+// claim leases due jobs for the runners, as many at once as there are idle runners (one token each in
+// free), and hands them out. One claim for many jobs, rather than one per runner, keeps the store's write
+// transactions for the steps' results: claiming job by job was a third of them, and the busiest in the
+// profile of the embedded pipeline. Jobs are never claimed ahead of an idle runner, so a lease starts
+// when its step can.
+func (p *Pipeline) claim(ctx context.Context, jobs chan<- *Job, free chan struct{}) {
+	defer close(jobs)
+	kinds := p.kinds()
+	idle := time.NewTimer(0)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-idle.C:
+		case <-p.wakeCh:
+		}
+		for ctx.Err() == nil {
+			// Wait for one idle runner, then take every other idle one.
+			select {
+			case <-ctx.Done():
+				return
+			case <-free:
+			}
+			n := 1
+		more:
+			for n < cap(free) {
+				select {
+				case <-free:
+					n++
+				default:
+					break more
+				}
+			}
+			claimed, err := p.Store.ClaimJobs(ctx, kinds, n, p.now(), p.Lease)
+			if err != nil && ctx.Err() == nil {
+				p.Logger.Error("claim jobs", "err", err)
+			}
+			for range n - len(claimed) {
+				free <- struct{}{}
+			}
+			for _, j := range claimed {
+				jobs <- j
+			}
+			if len(claimed) == 0 {
+				break
+			}
+		}
+		idle.Reset(p.Poll)
+	}
 }
 
 // kinds are the job kinds this process can run with the parts it has.
@@ -159,36 +226,6 @@ func (p *Pipeline) kinds() []string {
 		k = append(k, JobNotify)
 	}
 	return k
-}
-
-func (p *Pipeline) work(ctx context.Context) {
-	kinds := p.kinds()
-	idle := time.NewTimer(0)
-	defer idle.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-idle.C:
-		case <-p.wakeCh:
-		}
-		for ctx.Err() == nil {
-			jobs, err := p.Store.ClaimJobs(ctx, kinds, 1, p.now(), p.Lease)
-			if err != nil {
-				if ctx.Err() == nil {
-					p.Logger.Error("claim jobs", "err", err)
-				}
-				break
-			}
-			if len(jobs) == 0 {
-				break
-			}
-			// A step runs to its end even when shutdown begins, so that its effect is saved rather than
-			// redone; WithoutCancel keeps the values of ctx.
-			p.runJob(context.WithoutCancel(ctx), jobs[0])
-		}
-		idle.Reset(p.Poll)
-	}
 }
 
 // errorTypeOf names the status record's error type for a failed step.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ipfs/boxo/blockstore"
+	blocks "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
 	ds "github.com/ipfs/go-datastore"
 	flatfs "github.com/ipfs/go-ds-flatfs"
@@ -34,6 +35,8 @@ type Embedded struct {
 	blocksDS *flatfs.Datastore
 	pinsDS   *flatfs.Datastore
 	bs       blockstore.Blockstore
+	group    *putGroup // nil when group puts are off
+	dir      string
 }
 
 var (
@@ -41,8 +44,13 @@ var (
 	_ Source          = (*Embedded)(nil)
 )
 
-// OpenEmbedded opens the store in dir, creating it on first use. Close it when done.
-func OpenEmbedded(dir string) (*Embedded, error) {
+// OpenEmbedded opens the store in dir, creating it on first use. Close it when done. Concurrent Puts are
+// written in groups (see group.go) unless an option says otherwise.
+func OpenEmbedded(dir string, opts ...EmbeddedOption) (*Embedded, error) {
+	o := embeddedOptions{maxGroup: defaultMaxGroup}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ipfs: %w", err)
 	}
@@ -56,16 +64,24 @@ func OpenEmbedded(dir string) (*Embedded, error) {
 		blocksDS.Close()
 		return nil, fmt.Errorf("ipfs: opening pins: %w", err)
 	}
-	return &Embedded{
+	e := &Embedded{
+		dir:      dir,
 		blocksDS: blocksDS,
 		pinsDS:   pinsDS,
 		// NoPrefix: flatfs takes one-level keys only, so the usual "/blocks" namespace stays out.
 		bs: blockstore.NewBlockstore(blocksDS, blockstore.NoPrefix()),
-	}, nil
+	}
+	if o.maxGroup > 1 {
+		e.group = newPutGroup(e, o.maxGroup)
+	}
+	return e, nil
 }
 
-// Close releases the datastores.
+// Close writes the Puts already queued, then releases the datastores.
 func (e *Embedded) Close() error {
+	if e.group != nil {
+		e.group.close()
+	}
 	return errors.Join(e.blocksDS.Close(), e.pinsDS.Close())
 }
 
@@ -76,13 +92,23 @@ func (e *Embedded) Put(ctx context.Context, b []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := e.bs.PutMany(ctx, f.Blocks); err != nil {
-		return "", fmt.Errorf("ipfs: writing blocks of %s: %w", f.Root, err)
+	if e.group != nil {
+		err = e.group.put(ctx, f.Root, f.Blocks)
+	} else {
+		err = e.putOne(ctx, f.Root, f.Blocks)
 	}
-	if err := e.pin(ctx, f.Root); err != nil {
+	if err != nil {
 		return "", err
 	}
 	return f.Root.String(), nil
+}
+
+// putOne writes one file's blocks, then its pin.
+func (e *Embedded) putOne(ctx context.Context, root cid.Cid, bs []blocks.Block) error {
+	if err := e.bs.PutMany(ctx, bs); err != nil {
+		return fmt.Errorf("ipfs: writing blocks of %s: %w", root, err)
+	}
+	return e.pin(ctx, root)
 }
 
 // Get returns the file behind cidStr, every block checked against its hash.

@@ -10,6 +10,10 @@ import (
 	"seald"
 )
 
+// insertJobSQL inserts one job and returns its id.
+const insertJobSQL = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error)
+	VALUES ($1, $2, $3, $4, NULL, $5) RETURNING id`
+
 // insertJobs inserts jobs, giving those with no Reference the record's, and returns their new ids.
 func insertJobs(ctx context.Context, tx pgx.Tx, reference string, jobs []*seald.Job) ([]int64, error) {
 	ids := make([]int64, len(jobs))
@@ -18,8 +22,7 @@ func insertJobs(ctx context.Context, tx pgx.Tx, reference string, jobs []*seald.
 		if ref == "" {
 			ref = reference
 		}
-		if err := tx.QueryRow(ctx, `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error)
-			VALUES ($1, $2, $3, $4, NULL, $5) RETURNING id`, j.Kind, ref, j.Attempts, ts(j.RunAt), j.LastError).Scan(&ids[i]); err != nil {
+		if err := tx.QueryRow(ctx, insertJobSQL, j.Kind, ref, j.Attempts, ts(j.RunAt), j.LastError).Scan(&ids[i]); err != nil {
 			return nil, err
 		}
 	}

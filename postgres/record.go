@@ -113,15 +113,24 @@ func scanRecord(row pgx.Row) (*seald.Record, error) {
 
 // CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never
 // exists without the job that moves it on. A job with no Reference is given the record's; each job's ID is
-// set once the transaction has committed.
+// set once the transaction has committed. Concurrent calls share transactions (group.go).
 func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byte, jobs ...*seald.Job) error {
-	const op = "postgres.CreateRecord"
+	const op = opCreate
 	args, err := recordArgs(r)
 	if err != nil {
 		return wrap(op, err)
 	}
+	if s.group != nil {
+		return s.group.create(ctx, op, &createReq{r: r, args: args, payload: payload, jobs: jobs})
+	}
+	return s.createOne(ctx, r, args, payload, jobs)
+}
+
+// createOne creates one record in a transaction of its own.
+func (s *Store) createOne(ctx context.Context, r *seald.Record, args []any, payload []byte, jobs []*seald.Job) error {
+	const op = opCreate
 	var ids []int64
-	err = s.tx(ctx, op, func(tx pgx.Tx) error {
+	err := s.tx(ctx, op, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, insertRecord, args...); err != nil {
 			if seald.ErrorCode(wrap(op, err)) == seald.ECONFLICT {
 				return conflict(op, "record %s already exists", r.Reference)
@@ -133,6 +142,7 @@ func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byt
 				return err
 			}
 		}
+		var err error
 		ids, err = insertJobs(ctx, tx, r.Reference, jobs)
 		return err
 	})

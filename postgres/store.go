@@ -33,6 +33,8 @@ type Store struct {
 	// that says nothing (a network partition) is noticed within this and pingTimeout.
 	lockCheck time.Duration
 
+	group *committer // group commit of CreateRecord; nil when off
+
 	mu     sync.Mutex
 	locks  map[*lock]struct{}
 	closed bool
@@ -41,8 +43,13 @@ type Store struct {
 
 // Open connects to the database at dsn (a postgres:// URL or key=value string; pgx passes parameters it
 // does not know, such as search_path, to the server) and applies the migrations it lacks. Instances opening
-// at once serialize on an advisory lock, so each migration is applied once.
-func Open(ctx context.Context, dsn string) (*Store, error) {
+// at once serialize on an advisory lock, so each migration is applied once. Concurrent CreateRecord calls are
+// committed in groups (see group.go) unless an option says otherwise.
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	o := options{maxGroup: defaultMaxGroup}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// The parse error may quote the DSN, password included.
@@ -67,12 +74,19 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres.Open: %w", err)
 	}
+	if o.maxGroup > 1 {
+		s.group = newCommitter(s, o.maxGroup)
+	}
 	return s, nil
 }
 
-// Close releases the locks this Store holds and closes its connections. It may be called more than once.
+// Close commits the records already queued, releases the locks this Store holds and closes its
+// connections. It may be called more than once.
 func (s *Store) Close() error {
 	s.once.Do(func() {
+		if s.group != nil {
+			s.group.close()
+		}
 		s.mu.Lock()
 		s.closed = true
 		held := make([]*lock, 0, len(s.locks))
@@ -110,13 +124,20 @@ const attempts = 3
 // transaction back, so the pool is emptied of its old connections and the whole transaction is run again on
 // a fresh one. A failed commit is never retried: it may have been applied.
 func (s *Store) tx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+	_, err := s.txCommit(ctx, fn)
+	return wrap(op, err)
+}
+
+// txCommit is tx, telling also whether the failed attempt got as far as sending the commit (its outcome is
+// then unknown). fn may run more than once, so it must set what it returns afresh on each run.
+func (s *Store) txCommit(ctx context.Context, fn func(tx pgx.Tx) error) (sentCommit bool, err error) {
 	for try := 1; ; try++ {
 		sentCommit, err := s.runTx(ctx, fn)
 		if err == nil {
-			return nil
+			return false, nil
 		}
 		if sentCommit || try == attempts || ctx.Err() != nil || !brokenConn(err) {
-			return wrap(op, err)
+			return sentCommit, err
 		}
 		s.pool.Reset()
 	}

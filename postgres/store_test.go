@@ -325,3 +325,27 @@ func BenchmarkCreateRecord(b *testing.B) {
 	s := openDSN(b, freshSchema(b))
 	storetest.BenchCreateRecord(b, s)
 }
+
+// BenchmarkCreateRecordParallel measures CreateRecord from 64 concurrent writers with group commit, beside
+// the same run with every record in its own transaction (the path before group commit).
+func BenchmarkCreateRecordParallel(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		opts []Option
+	}{{"group", nil}, {"single", []Option{WithoutGroupCommit()}}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := Open(context.Background(), freshSchema(b), c.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchCreateRecordParallel(b, s, 64)
+		})
+	}
+}
+
+// BenchmarkLookups1M looks records up among 1,000,000 and reports the peak RSS (issue #8: under 300 MB).
+func BenchmarkLookups1M(b *testing.B) {
+	s := openDSN(b, freshSchema(b))
+	storetest.BenchLookupsLarge(b, s, 1_000_000)
+}

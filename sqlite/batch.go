@@ -25,7 +25,7 @@ func (s *Store) AnchorQueue(ctx context.Context, network string, limit int) ([]*
 // NextTokenID returns the token id after the last one any batch of the network holds, 1 when none.
 func (s *Store) NextTokenID(ctx context.Context, network string) (uint64, error) {
 	var next int64
-	err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(first_token_id + count), 1) FROM batches WHERE network = ?`,
+	err := s.qrow(ctx, `SELECT coalesce(max(first_token_id + count), 1) FROM batches WHERE network = ?`,
 		network).Scan(&next)
 	if err != nil {
 		return 0, wrap("sqlite.NextTokenID", err)
@@ -66,7 +66,7 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 		updated = now
 	}
 	var id int64
-	err = s.write(ctx, op, func(tx *sql.Tx) error {
+	err = s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO batches (network, first_token_id, count, root, nonce, tx_hash,
 			tx_hashes, raw_tx, attempt, state, block_number, block_hash, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -116,7 +116,7 @@ func (s *Store) UpdateBatch(ctx context.Context, b *seald.Batch) error {
 	if err != nil {
 		return wrap(op, err)
 	}
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE batches SET root = ?, nonce = ?, tx_hash = ?, tx_hashes = ?, raw_tx = ?,
 			attempt = ?, state = ?, block_number = ?, block_hash = ?, updated_at = ? WHERE id = ?`,
 			b.Root, nonce, b.TxHash, hashes, b.RawTx, b.Attempt, string(b.State), block, b.BlockHash,
@@ -138,7 +138,7 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, nextKind strin
 	if err != nil {
 		return wrap(op, err)
 	}
-	err = s.write(ctx, op, func(tx *sql.Tx) error {
+	err = s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE batches SET state = ?, tx_hash = ?, tx_hashes = ?, block_number = ?,
 			block_hash = ?, updated_at = ? WHERE id = ? AND state <> ?`,
 			string(seald.BatchConfirmed), b.TxHash, hashes, block, b.BlockHash, millis(now), b.ID,
@@ -208,7 +208,7 @@ func (s *Store) OpenBatches(ctx context.Context, network string) ([]*seald.Batch
 
 // batches runs a query that returns batches.
 func (s *Store) batches(ctx context.Context, op, query string, args ...any) ([]*seald.Batch, error) {
-	rows, err := s.r.QueryContext(ctx, query, args...)
+	rows, err := s.qrows(ctx, query, args...)
 	if err != nil {
 		return nil, wrap(op, err)
 	}
@@ -227,7 +227,7 @@ func (s *Store) batches(ctx context.Context, op, query string, args ...any) ([]*
 // Batch finds a batch by id.
 func (s *Store) Batch(ctx context.Context, id int64) (*seald.Batch, error) {
 	const op = "sqlite.Batch"
-	b, err := scanBatch(s.r.QueryRowContext(ctx, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id))
+	b, err := scanBatch(s.qrow(ctx, `SELECT `+batchColumns+` FROM batches WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "batch %d not found", id)
 	}
@@ -246,7 +246,7 @@ func (s *Store) BatchesFrom(ctx context.Context, network string, tokenID uint64)
 
 // SetBatchError records a chain fault on every record of a batch, leaving their state.
 func (s *Store) SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error {
-	return s.write(ctx, "sqlite.SetBatchError", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.SetBatchError", func(ctx context.Context, tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE records SET error_type = ?, error_message = ?, updated_at = ?
 			WHERE batch_id = ?`, errorType, errorMessage, millis(now), batchID)
 		return err
@@ -259,7 +259,7 @@ func (s *Store) SetAnchorError(ctx context.Context, references []string, errorTy
 	if len(references) == 0 {
 		return nil
 	}
-	return s.write(ctx, "sqlite.SetAnchorError", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.SetAnchorError", func(ctx context.Context, tx *wtx) error {
 		// One statement per chunk keeps below SQLite's limit on bound variables.
 		const chunk = 500
 		for len(references) > 0 {

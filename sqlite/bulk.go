@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 
 	"seald"
 )
@@ -12,7 +11,7 @@ import (
 // transaction per record. Any failure inserts none of them.
 func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) error {
 	const op = "sqlite.BulkInsertRecords"
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		st, err := tx.PrepareContext(ctx, insertRecord)
 		if err != nil {
 			return err

@@ -11,7 +11,7 @@ import (
 )
 
 // insertJobs inserts jobs, giving those with no Reference the record's, and returns their new ids.
-func insertJobs(ctx context.Context, tx *sql.Tx, reference string, jobs []*seald.Job) ([]int64, error) {
+func insertJobs(ctx context.Context, tx *wtx, reference string, jobs []*seald.Job) ([]int64, error) {
 	ids := make([]int64, len(jobs))
 	for i, j := range jobs {
 		ref := j.Reference
@@ -59,7 +59,7 @@ func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now ti
 		ORDER BY run_at, id LIMIT ?)
 		RETURNING id, kind, reference, attempts, run_at, leased_until, last_error`
 	var jobs []*seald.Job
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
@@ -112,7 +112,7 @@ func leaseArg(j *seald.Job) any {
 
 // staleJob explains why a job is no longer the caller's: it is gone (another worker finished it) or it was
 // leased again after the caller's lease ran out. Either way the caller's result must not be saved.
-func staleJob(ctx context.Context, tx *sql.Tx, op string, j *seald.Job) error {
+func staleJob(ctx context.Context, tx *wtx, op string, j *seald.Job) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM jobs WHERE id = ?`, j.ID).Scan(&n); err != nil {
 		return err
@@ -125,7 +125,7 @@ func staleJob(ctx context.Context, tx *sql.Tx, op string, j *seald.Job) error {
 
 // ownJob runs a statement on the job that must match it only while it is still the caller's: its last two
 // parameters are the job's id and lease (NULL for none), after args. It returns ECONFLICT otherwise.
-func ownJob(ctx context.Context, tx *sql.Tx, op string, j *seald.Job, query string, args ...any) error {
+func ownJob(ctx context.Context, tx *wtx, op string, j *seald.Job, query string, args ...any) error {
 	res, err := tx.ExecContext(ctx, query, append(args, j.ID, leaseArg(j))...)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func ownJob(ctx context.Context, tx *sql.Tx, op string, j *seald.Job, query stri
 func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, r *seald.Record, dropPayload bool, next ...*seald.Job) error {
 	const op = "sqlite.CompleteJob"
 	var ids []int64
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		if err := ownJob(ctx, tx, op, j, `DELETE FROM jobs WHERE id = ? AND leased_until IS ?`); err != nil {
 			return err
 		}
@@ -176,7 +176,7 @@ func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, r *seald.Record, 
 // error type and message, in one transaction; ECONFLICT when the job is no longer the caller's.
 func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMessage string) error {
 	const op = "sqlite.RetryJob"
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		if err := ownJob(ctx, tx, op, j, `UPDATE jobs SET attempts = ?, last_error = ?, run_at = ?, leased_until = NULL
 			WHERE id = ? AND leased_until IS ?`, j.Attempts, j.LastError, millis(j.RunAt)); err != nil {
 			return err
@@ -196,7 +196,7 @@ func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMess
 // ECONFLICT when the job is no longer the caller's.
 func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string) error {
 	const op = "sqlite.FailJob"
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		if err := ownJob(ctx, tx, op, j, `DELETE FROM jobs WHERE id = ? AND leased_until IS ?`); err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, er
 // ReleaseLeases frees every job lease: on an embedded store the process starting is the only one, so any
 // lease left is from a process that died.
 func (s *Store) ReleaseLeases(ctx context.Context) error {
-	return s.write(ctx, "sqlite.ReleaseLeases", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.ReleaseLeases", func(ctx context.Context, tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE jobs SET leased_until = NULL WHERE leased_until IS NOT NULL`)
 		return err
 	})
@@ -218,7 +218,7 @@ func (s *Store) ReleaseLeases(ctx context.Context) error {
 // CountJobs counts the jobs of each kind; kinds with no job are absent.
 func (s *Store) CountJobs(ctx context.Context) (map[string]int, error) {
 	const op = "sqlite.CountJobs"
-	rows, err := s.r.QueryContext(ctx, `SELECT kind, count(*) FROM jobs GROUP BY kind`)
+	rows, err := s.qrows(ctx, `SELECT kind, count(*) FROM jobs GROUP BY kind`)
 	if err != nil {
 		return nil, wrap(op, err)
 	}

@@ -98,7 +98,7 @@ func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byt
 		return wrap(op, err)
 	}
 	var ids []int64
-	err = s.write(ctx, op, func(tx *sql.Tx) error {
+	err = s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		if _, err := tx.ExecContext(ctx, insertRecord, vals...); err != nil {
 			if seald.ErrorCode(wrap(op, err)) == seald.ECONFLICT {
 				return conflict(op, "record %s already exists", r.Reference)
@@ -122,7 +122,7 @@ func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byt
 
 // saveRecord writes what the pipeline changes in a record. Status is never written here: only ChangeStatus
 // moves it, compare-and-set, so a worker holding an older copy cannot undo an owner's suspension.
-func saveRecord(ctx context.Context, tx *sql.Tx, op string, r *seald.Record) error {
+func saveRecord(ctx context.Context, tx *wtx, op string, r *seald.Record) error {
 	token, err := integer("token id", r.TokenID)
 	if err != nil {
 		return err
@@ -173,7 +173,7 @@ func mustAffect(res sql.Result, missing error) error {
 // Record finds a record by its reference.
 func (s *Store) Record(ctx context.Context, reference string) (*seald.Record, error) {
 	const op = "sqlite.Record"
-	r, err := scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM records WHERE reference = ?`, reference))
+	r, err := scanRecord(s.qrow(ctx, `SELECT `+recordColumns+` FROM records WHERE reference = ?`, reference))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "record %s not found", reference)
 	}
@@ -193,7 +193,7 @@ func (s *Store) RecordByCID(ctx context.Context, cid string) (*seald.Record, err
 	if cid == "" {
 		return nil, notFound(op, "no record has an empty CID")
 	}
-	r, err := scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM records WHERE cid = ?
+	r, err := scanRecord(s.qrow(ctx, `SELECT `+recordColumns+` FROM records WHERE cid = ?
 		ORDER BY created_at DESC, seq DESC LIMIT 1`, cid))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "no record with CID %s", cid)
@@ -207,7 +207,7 @@ func (s *Store) RecordByToken(ctx context.Context, network string, tokenID uint6
 	if tokenID == 0 || tokenID > 1<<63-1 {
 		return nil, notFound(op, "no record with token id %d on %s", tokenID, network)
 	}
-	r, err := scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM records
+	r, err := scanRecord(s.qrow(ctx, `SELECT `+recordColumns+` FROM records
 		WHERE network = ? AND token_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, network, int64(tokenID)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "no record with token id %d on %s", tokenID, network)
@@ -219,7 +219,7 @@ func (s *Store) RecordByToken(ctx context.Context, network string, tokenID uint6
 func (s *Store) Payload(ctx context.Context, reference string) ([]byte, error) {
 	const op = "sqlite.Payload"
 	var b []byte
-	err := s.r.QueryRowContext(ctx, `SELECT data FROM payloads WHERE reference = ?`, reference).Scan(&b)
+	err := s.qrow(ctx, `SELECT data FROM payloads WHERE reference = ?`, reference).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "no payload kept for record %s", reference)
 	}
@@ -234,7 +234,7 @@ func (s *Store) Payload(ctx context.Context, reference string) ([]byte, error) {
 
 // records runs a query that returns records.
 func (s *Store) records(ctx context.Context, op string, query string, args ...any) ([]*seald.Record, error) {
-	rows, err := s.r.QueryContext(ctx, query, args...)
+	rows, err := s.qrows(ctx, query, args...)
 	if err != nil {
 		return nil, wrap(op, err)
 	}
@@ -257,7 +257,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 	const op = "sqlite.ChangeStatus"
 	var id int64
 	var ids []int64
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE records SET status = ?, updated_at = ? WHERE reference = ? AND status = ?`,
 			string(c.To), millis(c.At), c.Reference, string(from))
 		if err != nil {
@@ -298,7 +298,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 // AuditTrail returns a record's status changes in the order they were made; none is an empty list.
 func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.StatusChange, error) {
 	const op = "sqlite.AuditTrail"
-	rows, err := s.r.QueryContext(ctx, `SELECT id, reference, from_status, to_status, actor, reason, at
+	rows, err := s.qrows(ctx, `SELECT id, reference, from_status, to_status, actor, reason, at
 		FROM status_changes WHERE reference = ? ORDER BY id`, reference)
 	if err != nil {
 		return nil, wrap(op, err)

@@ -34,6 +34,9 @@ type Store struct {
 	w    *sql.DB // the one writer connection
 	r    *sql.DB // read-only connections
 
+	group *committer // nil when group commit is off
+	reads readStmts
+
 	mu     sync.Mutex
 	locks  map[*lock]struct{}
 	closed bool
@@ -43,8 +46,13 @@ type Store struct {
 
 // Open opens (creating if needed) the database file at path and applies the migrations it lacks. Durability
 // is synchronous=FULL: in WAL mode NORMAL may lose the last commits on power loss, and seald promises that
-// nothing it accepted is ever lost.
-func Open(ctx context.Context, path string) (*Store, error) {
+// nothing it accepted is ever lost. Concurrent writes are committed in groups (see group.go) unless an
+// option says otherwise.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	o := options{maxGroup: defaultMaxGroup}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") || strings.Contains(path, "?") {
 		// An in-memory database would be a different one on each connection of the pool.
 		return nil, fmt.Errorf("sqlite.Open: %q is not a database file path", path)
@@ -61,6 +69,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	wq.Set("_txlock", "immediate")
 	wq.Set("_journal_mode", "WAL")
 	wq.Set("_synchronous", "FULL")
+	// The savepoints of group commit (group.go) keep their undo pages in a statement journal; in a file it
+	// costs a write per page, in memory nothing. It only serves to roll a savepoint back, never recovery.
+	wq.Add("_pragma", "temp_store(MEMORY)")
 	w, err := sql.Open("sqlite", path+"?"+wq.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite.Open: %w", err)
@@ -85,6 +96,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxIdleConns(n)
 
 	s := &Store{path: path, w: w, r: r, locks: map[*lock]struct{}{}}
+	if o.maxGroup > 1 {
+		s.group = newCommitter(s, o.maxGroup)
+	}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite.Open %s: %w", path, err)
@@ -92,9 +106,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// Close releases the locks this Store holds and closes its connections. It may be called more than once.
+// Close commits the writes already queued, releases the locks this Store holds and closes its connections.
+// It may be called more than once.
 func (s *Store) Close() error {
 	s.once.Do(func() {
+		if s.group != nil {
+			s.group.close()
+		}
 		s.mu.Lock()
 		s.closed = true
 		held := make([]*lock, 0, len(s.locks))
@@ -105,19 +123,31 @@ func (s *Store) Close() error {
 		for _, l := range held {
 			l.Release()
 		}
+		s.closeReads()
 		s.err = errors.Join(s.r.Close(), s.w.Close())
 	})
 	return s.err
 }
 
-// write runs fn in one write transaction (BEGIN IMMEDIATE) and commits it when fn succeeds.
-func (s *Store) write(ctx context.Context, op string, fn func(tx *sql.Tx) error) error {
+// write runs fn in a write transaction and returns once that transaction has committed (or failed). With
+// group commit, fn shares the transaction with other writes, under a savepoint of its own, and is given
+// ctx without its cancellation; fn must use the ctx it is given and may be run a second time (alone) when
+// its group fails, so it must set what it returns afresh on each run.
+func (s *Store) write(ctx context.Context, op string, fn func(ctx context.Context, tx *wtx) error) error {
+	if s.group != nil {
+		return s.group.write(ctx, op, fn)
+	}
+	return s.writeTx(ctx, op, fn)
+}
+
+// writeTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it when fn succeeds.
+func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Context, tx *wtx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(op, err)
 	}
 	defer tx.Rollback()
-	if err := fn(tx); err != nil {
+	if err := fn(ctx, &wtx{Tx: tx}); err != nil {
 		return wrap(op, err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -71,7 +71,7 @@ func TestPragmas(t *testing.T) {
 	s := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
 	ctx := t.Context()
 	for pragma, want := range map[string]string{"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1",
-		"busy_timeout": "15000"} {
+		"busy_timeout": "15000", "temp_store": "2"} {
 		var got string
 		if err := s.w.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 			t.Fatal(err)
@@ -223,4 +223,32 @@ func BenchmarkCreateRecord(b *testing.B) {
 	}
 	defer s.Close()
 	storetest.BenchCreateRecord(b, s)
+}
+
+// BenchmarkCreateRecordParallel measures CreateRecord from 64 concurrent writers with group commit, beside
+// the same run with every record in its own transaction (the path before group commit).
+func BenchmarkCreateRecordParallel(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		opts []Option
+	}{{"group", nil}, {"single", []Option{WithoutGroupCommit()}}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"), c.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchCreateRecordParallel(b, s, 64)
+		})
+	}
+}
+
+// BenchmarkLookups1M looks records up among 1,000,000 and reports the peak RSS (issue #8: under 300 MB).
+func BenchmarkLookups1M(b *testing.B) {
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storetest.BenchLookupsLarge(b, s, 1_000_000)
 }

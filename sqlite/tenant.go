@@ -12,7 +12,7 @@ import (
 // business name or id that exists is ECONFLICT, so two operators creating the same tenant at once get one
 // business, not two.
 func (s *Store) CreateBusiness(ctx context.Context, b *seald.Business, p *seald.Project, keys ...*seald.Key) error {
-	return s.write(ctx, "sqlite.CreateBusiness", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.CreateBusiness", func(ctx context.Context, tx *wtx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO businesses
 			(id, business_id, name, description, logo, website, date_registered) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			b.ID, b.BusinessID, b.Name, b.Description, b.Logo, b.Website, millis(b.DateRegistered)); err != nil {
@@ -30,7 +30,7 @@ func (s *Store) CreateBusiness(ctx context.Context, b *seald.Business, p *seald.
 // CreateProject inserts a project of an existing business and its keys in one transaction; an unknown
 // business is ENOTFOUND.
 func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*seald.Key) error {
-	return s.write(ctx, "sqlite.CreateProject", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.CreateProject", func(ctx context.Context, tx *wtx) error {
 		if err := insertProject(ctx, tx, p); err != nil {
 			return err
 		}
@@ -38,7 +38,7 @@ func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*se
 	})
 }
 
-func insertProject(ctx context.Context, tx *sql.Tx, p *seald.Project) error {
+func insertProject(ctx context.Context, tx *wtx, p *seald.Project) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO projects
 		(id, project_id, business_id, name, description, logo, privacy, network, downloadable, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -47,7 +47,7 @@ func insertProject(ctx context.Context, tx *sql.Tx, p *seald.Project) error {
 	return err
 }
 
-func insertKeys(ctx context.Context, tx *sql.Tx, keys []*seald.Key) error {
+func insertKeys(ctx context.Context, tx *wtx, keys []*seald.Key) error {
 	for _, k := range keys {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO keys
 			(id, kind, business_id, project_id, prefix, digest, created_at, expires_at, revoked_at, sealed)
@@ -75,7 +75,7 @@ func scanBusiness(sc scanner) (*seald.Business, error) {
 // BusinessByName finds a business by its exact name, so that a second project joins its business.
 func (s *Store) BusinessByName(ctx context.Context, name string) (*seald.Business, error) {
 	const op = "sqlite.BusinessByName"
-	b, err := scanBusiness(s.r.QueryRowContext(ctx, `SELECT `+businessColumns+` FROM businesses WHERE name = ?`, name))
+	b, err := scanBusiness(s.qrow(ctx, `SELECT `+businessColumns+` FROM businesses WHERE name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "business %q not found", name)
 	}
@@ -85,7 +85,7 @@ func (s *Store) BusinessByName(ctx context.Context, name string) (*seald.Busines
 // Business finds a business by its public id.
 func (s *Store) Business(ctx context.Context, businessID string) (*seald.Business, error) {
 	const op = "sqlite.Business"
-	b, err := scanBusiness(s.r.QueryRowContext(ctx, `SELECT `+businessColumns+` FROM businesses WHERE business_id = ?`, businessID))
+	b, err := scanBusiness(s.qrow(ctx, `SELECT `+businessColumns+` FROM businesses WHERE business_id = ?`, businessID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "business %s not found", businessID)
 	}
@@ -98,7 +98,7 @@ func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, 
 	var p seald.Project
 	var privacy string
 	var at int64
-	err := s.r.QueryRowContext(ctx, `SELECT id, project_id, business_id, name, description, logo, privacy, network,
+	err := s.qrow(ctx, `SELECT id, project_id, business_id, name, description, logo, privacy, network,
 		downloadable, created_at FROM projects WHERE project_id = ?`, projectID).Scan(
 		&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network, &p.Downloadable, &at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -114,13 +114,13 @@ func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, 
 // CountBusinesses tells first start whether the default tenant must be created.
 func (s *Store) CountBusinesses(ctx context.Context) (int, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM businesses`).Scan(&n)
+	err := s.qrow(ctx, `SELECT count(*) FROM businesses`).Scan(&n)
 	return n, wrap("sqlite.CountBusinesses", err)
 }
 
 // CreateKey inserts a key; a digest that exists is ECONFLICT.
 func (s *Store) CreateKey(ctx context.Context, k *seald.Key) error {
-	return s.write(ctx, "sqlite.CreateKey", func(tx *sql.Tx) error {
+	return s.write(ctx, "sqlite.CreateKey", func(ctx context.Context, tx *wtx) error {
 		return insertKeys(ctx, tx, []*seald.Key{k})
 	})
 }
@@ -128,7 +128,7 @@ func (s *Store) CreateKey(ctx context.Context, k *seald.Key) error {
 // UpdateKey saves what rotation and revocation change: the expiry, the revocation and the sealed secret.
 func (s *Store) UpdateKey(ctx context.Context, k *seald.Key) error {
 	const op = "sqlite.UpdateKey"
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE keys SET expires_at = ?, revoked_at = ?, sealed = ? WHERE id = ?`,
 			nullMillis(k.ExpiresAt), nullMillis(k.RevokedAt), k.Sealed, k.ID)
 		if err != nil {
@@ -162,7 +162,7 @@ func scanKey(sc scanner) (*seald.Key, error) {
 // Key finds a key by its id, for the CLI's rotate and revoke.
 func (s *Store) Key(ctx context.Context, id string) (*seald.Key, error) {
 	const op = "sqlite.Key"
-	k, err := scanKey(s.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM keys WHERE id = ?`, id))
+	k, err := scanKey(s.qrow(ctx, `SELECT `+keyColumns+` FROM keys WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "key %s not found", id)
 	}
@@ -172,7 +172,7 @@ func (s *Store) Key(ctx context.Context, id string) (*seald.Key, error) {
 // KeyByDigest finds the key a request presents; the digest is unique, so the lookup is one index probe.
 func (s *Store) KeyByDigest(ctx context.Context, digest string) (*seald.Key, error) {
 	const op = "sqlite.KeyByDigest"
-	k, err := scanKey(s.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM keys WHERE digest = ?`, digest))
+	k, err := scanKey(s.qrow(ctx, `SELECT `+keyColumns+` FROM keys WHERE digest = ?`, digest))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(op, "key not found")
 	}
@@ -188,7 +188,7 @@ func (s *Store) Keys(ctx context.Context, businessID string) ([]*seald.Key, erro
 		q += ` WHERE business_id = ?`
 		args = append(args, businessID)
 	}
-	rows, err := s.r.QueryContext(ctx, q+` ORDER BY created_at, id`, args...)
+	rows, err := s.qrows(ctx, q+` ORDER BY created_at, id`, args...)
 	if err != nil {
 		return nil, wrap(op, err)
 	}

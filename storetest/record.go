@@ -23,6 +23,9 @@ var recordTests = []test{
 	{"ByToken", testRecordByToken},
 	{"Payload", testPayload},
 	{"ConcurrentCreate", testConcurrentCreate},
+	{"ConcurrentCreateMany", testConcurrentCreateMany},
+	{"ConcurrentCreateCancelled", testConcurrentCreateCancelled},
+	{"CloseDrainsCreates", testCloseDrainsCreates},
 	{"BulkInsert", testBulkInsert},
 }
 

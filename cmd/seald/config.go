@@ -89,7 +89,7 @@ func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Second, "longest a stored record waits for its batch")
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
-	fs.IntVar(&cfg.Workers, "workers", 8, "concurrent pipeline job runners")
+	fs.IntVar(&cfg.Workers, "workers", 32, "concurrent pipeline job runners (their writes are committed in groups)")
 	fs.DurationVar(&cfg.JobLease, "job-lease", 2*time.Minute, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
 	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
 	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")

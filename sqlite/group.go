@@ -1,0 +1,254 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+	"sync/atomic"
+)
+
+// Group commit. A commit in WAL mode with synchronous=FULL costs one fsync of the WAL (about a millisecond
+// on a good disk), and SQLite has one writer at a time, so committing each write on its own caps the store
+// at about a thousand writes per second however many callers wait. Instead, every write transaction of
+// this Store is handed to one committer goroutine, which runs the queued writes (up to maxGroup of them)
+// one after the other inside one transaction, each under its own savepoint, and commits them with one
+// fsync. Each caller then gets the result of its own write:
+//
+//   - success only after the commit of the group returned, so its rows are durable;
+//   - its own error when its write failed: the savepoint is rolled back, so none of its rows stay, and the
+//     other writes of the group still commit (a duplicate reference fails alone);
+//   - the commit's error when the commit failed, in which case nothing of the group was written.
+//
+// A write runs with its caller's values but never its cancellation: interrupting a statement would make
+// SQLite roll back the whole group. A caller whose context ends while its write is still queued leaves
+// the queue and gets the context's error, and its write is never run. Once the committer has taken the
+// write, it runs to its end, and the caller waits for that end (one group, normally milliseconds) and gets
+// the write's own outcome: it always learns whether its write was committed.
+//
+// Close stops taking writes and returns after the committer has run (and committed) every queued one.
+
+// defaultMaxGroup bounds the writes of one group, so that one transaction (and the latency of the first
+// caller in it) stays short.
+const defaultMaxGroup = 256
+
+// Option changes how Open sets up the Store.
+type Option func(*options)
+
+type options struct {
+	maxGroup int
+}
+
+// WithoutGroupCommit makes every write its own transaction with its own fsync, as if writes never ran at
+// the same time. It exists to measure group commit against the plain path (BenchmarkCreateRecordParallel).
+func WithoutGroupCommit() Option { return func(o *options) { o.maxGroup = 1 } }
+
+// MaxGroup sets how many writes one group transaction takes at most (default 256); 1 turns grouping off.
+func MaxGroup(n int) Option { return func(o *options) { o.maxGroup = max(1, n) } }
+
+// Write states: queued, taken by the committer, or abandoned by its caller before that.
+const (
+	queued int32 = iota
+	taken
+	abandoned
+)
+
+// writeReq is one caller's write waiting for the committer.
+type writeReq struct {
+	ctx   context.Context // the caller's values, without its cancellation
+	op    string
+	fn    func(ctx context.Context, tx *wtx) error
+	state atomic.Int32
+	done  chan error // receives the write's result once
+}
+
+// committer runs the queued writes of a Store in group transactions.
+type committer struct {
+	s        *Store
+	maxGroup int
+
+	mu     sync.Mutex
+	queue  []*writeReq
+	closed bool
+	wake   chan struct{} // a write was queued, or the committer must stop
+	exited chan struct{}
+}
+
+func newCommitter(s *Store, maxGroup int) *committer {
+	c := &committer{s: s, maxGroup: maxGroup, wake: make(chan struct{}, 1), exited: make(chan struct{})}
+	go c.run()
+	return c
+}
+
+// errClosed is the error of a write given to a closed Store.
+var errClosed = errors.New("the store is closed")
+
+// write queues fn and waits for its result; see the comment at the top of this file.
+func (c *committer) write(ctx context.Context, op string, fn func(ctx context.Context, tx *wtx) error) error {
+	if err := ctx.Err(); err != nil {
+		return wrap(op, err)
+	}
+	req := &writeReq{ctx: context.WithoutCancel(ctx), op: op, fn: fn, done: make(chan error, 1)}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return wrap(op, errClosed)
+	}
+	c.queue = append(c.queue, req)
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case err := <-req.done:
+		return err
+	case <-ctx.Done():
+		if req.state.CompareAndSwap(queued, abandoned) {
+			return wrap(op, ctx.Err()) // never run: nothing was written
+		}
+		// The committer has it: it runs to its end whatever the caller's context says, and the caller,
+		// which shares the write's variables, waits for the outcome (one group: milliseconds, bounded by
+		// the store's own timeouts) so that it learns whether it was committed.
+		return <-req.done
+	}
+}
+
+// close stops taking writes and waits until every queued one has been run.
+func (c *committer) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	<-c.exited
+}
+
+func (c *committer) run() {
+	defer close(c.exited)
+	for range c.wake {
+		for {
+			c.mu.Lock()
+			n := min(len(c.queue), c.maxGroup)
+			group := make([]*writeReq, 0, n)
+			for _, r := range c.queue[:n] {
+				if r.state.CompareAndSwap(queued, taken) {
+					group = append(group, r)
+				}
+			}
+			c.queue = append(c.queue[:0], c.queue[n:]...)
+			empty, closed := len(c.queue) == 0, c.closed
+			c.mu.Unlock()
+			if len(group) > 0 {
+				c.commit(group)
+			}
+			if empty {
+				if closed {
+					return
+				}
+				break
+			}
+		}
+	}
+}
+
+// commit runs one group. A single write is a plain transaction; several share one, each in a savepoint.
+func (c *committer) commit(group []*writeReq) {
+	if len(group) == 1 {
+		r := group[0]
+		r.done <- c.s.writeTx(r.ctx, r.op, r.fn)
+		return
+	}
+	results := make([]error, len(group))
+	err := c.s.writeTx(context.Background(), "sqlite.groupCommit", func(ctx context.Context, tx *wtx) error {
+		for i, r := range group {
+			if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
+				return err
+			}
+			if results[i] = r.fn(r.ctx, tx); results[i] != nil {
+				results[i] = wrap(r.op, results[i])
+				if _, err := tx.ExecContext(ctx, `ROLLBACK TO w`); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `RELEASE w`); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// The group transaction itself failed (its commit, or the database broke under a write): nothing of
+		// it was written. Run each write alone, so that each gets the outcome of its own transaction.
+		for _, r := range group {
+			r.done <- c.s.writeTx(r.ctx, r.op, r.fn)
+		}
+		return
+	}
+	for i, r := range group {
+		r.done <- results[i]
+	}
+}
+
+// wtx is a write transaction that prepares each statement once: the writes of a group run the same few
+// statements (the record, payload and job inserts) once per record, and parsing them again each time was a
+// quarter of the group's CPU. Statements without arguments (savepoints, migrations, which may hold several
+// statements) are run as given. The prepared statements close with the transaction.
+type wtx struct {
+	*sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+func (tx *wtx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := tx.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := tx.Tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if tx.stmts == nil {
+		tx.stmts = map[string]*sql.Stmt{}
+	}
+	tx.stmts[query] = st
+	return st, nil
+}
+
+// ExecContext runs a statement, prepared once per transaction when it has arguments.
+func (tx *wtx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if len(args) == 0 {
+		return tx.Tx.ExecContext(ctx, query)
+	}
+	st, err := tx.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// QueryContext runs a query, prepared once per transaction when it has arguments.
+func (tx *wtx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if len(args) == 0 {
+		return tx.Tx.QueryContext(ctx, query)
+	}
+	st, err := tx.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext runs a query for one row, prepared once per transaction when it has arguments.
+func (tx *wtx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if len(args) == 0 {
+		return tx.Tx.QueryRowContext(ctx, query)
+	}
+	st, err := tx.stmt(ctx, query)
+	if err != nil {
+		// A Row carrying the error: the query is run unprepared, and fails the same way.
+		return tx.Tx.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
