@@ -37,3 +37,15 @@ func TestWriteJSONIsMarshal(t *testing.T) {
 		t.Errorf("unencodable value: %d %q", rec.Code, rec.Body.String())
 	}
 }
+
+func TestWantProof(t *testing.T) {
+	for q, want := range map[string]bool{
+		"": false, "reference=D-x": false, "proof=1": true, "a=b&proof=true": true, "proof=0": false,
+		"pr%6Fof=1": true, "reference=%41&proof=1": true, "reference=%41": false, "proofs=1": false,
+	} {
+		r := httptest.NewRequest("GET", "/verification/api/v1/verify/reference?"+q, nil)
+		if got := wantProof(r); got != want {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+	}
+}

@@ -51,6 +51,11 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request, l seald.Lookup) 
 }
 
 func wantProof(r *http.Request) bool {
+	// Most verifications ask for no proof: skip parsing the query a second time when it cannot name one
+	// (a name can only be spelled without "proof" when percent-encoded).
+	if q := r.URL.RawQuery; !strings.Contains(q, "proof") && !strings.Contains(q, "%") {
+		return false
+	}
 	switch r.URL.Query().Get("proof") {
 	case "1", "true":
 		return true
