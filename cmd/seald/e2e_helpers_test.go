@@ -14,6 +14,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"seald/httpapi"
+	"seald/internal/openapicheck"
 )
 
 // instance is one `seald serve` run in-process through run(), on a free loopback port.
@@ -27,6 +30,9 @@ type instance struct {
 	done    chan error
 	mu      sync.Mutex
 	logs    bytes.Buffer
+	// check validates every request and response sent through call and callWith against openapi.json.
+	check  *openapicheck.Checker
+	client *http.Client
 }
 
 // startServe runs serve with the data dir and extra args, waits for it to listen and reads the default
@@ -36,6 +42,16 @@ func startServe(t *testing.T, dataDir string, env map[string]string, extra ...st
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	in := &instance{t: t, DataDir: dataDir, cancel: cancel, done: make(chan error, 1)}
+	check, err := openapicheck.New(httpapi.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.check, in.client = check, &http.Client{Transport: check.Transport(nil)}
+	t.Cleanup(func() {
+		for _, p := range check.Problems() {
+			t.Errorf("openapi.json: %s", p)
+		}
+	})
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--chain-rpc-addr", "",
 		"--rate-limit", "0", "--batch-wait", "100ms", "--log-level", "info"}, extra...)
 	getenv := func(k string) string { return env[k] }
@@ -139,7 +155,7 @@ func (in *instance) call(method, path, sub, api, contentType string, body any) *
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := in.client.Do(req)
 	if err != nil {
 		in.t.Fatal(err)
 	}
@@ -226,7 +242,7 @@ func (in *instance) callWith(method, path string, headers map[string]string, bod
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := in.client.Do(req)
 	if err != nil {
 		in.t.Fatal(err)
 	}
