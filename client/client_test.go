@@ -128,7 +128,9 @@ func TestClientOperations(t *testing.T) {
 		"data": func() (*client.Verification, error) {
 			return c.VerifyData(ctx, map[string]any{"amount": 1, "invoice": "INV-1", "big": json.Number("12345678901234567890")})
 		},
-		"proof": func() (*client.Verification, error) { return c.VerifyReference(ctx, res.Reference, client.IncludeProof()) },
+		"proof": func() (*client.Verification, error) {
+			return c.VerifyReference(ctx, res.Reference, client.IncludeProof())
+		},
 	} {
 		v, err := call()
 		if err != nil || v.Details.Reference != res.Reference {
