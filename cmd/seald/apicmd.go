@@ -33,6 +33,9 @@ func apiFlagSet(name string, a *apiFlags) *flag.FlagSet {
 	return fs
 }
 
+// apiTransport, when set, carries the API commands' requests; tests set it to check them against openapi.json.
+var apiTransport http.RoundTripper
+
 // client builds the API client; keys not given by flag or environment come from the credentials file serve
 // writes on first start, so that a local operator needs no flags at all.
 func (a *apiFlags) client(stderr io.Writer) (*client.Client, error) {
@@ -60,7 +63,7 @@ func (a *apiFlags) client(stderr io.Writer) (*client.Client, error) {
 		return nil, errors.New("no API keys: give --subscription-key and --api-key (or SEALD_SUBSCRIPTION_KEY and SEALD_API_KEY), or --data-dir of a serve that wrote credentials.json")
 	}
 	return client.New(a.URL, client.WithKeys(a.SubscriptionKey, a.APIKey), client.WithRetry(10, 30*time.Second),
-		client.WithHTTPClient(&http.Client{Timeout: 60 * time.Second})), nil
+		client.WithHTTPClient(&http.Client{Timeout: 60 * time.Second, Transport: apiTransport})), nil
 }
 
 // parseInterspersed parses flags that may come before or after positional arguments

@@ -15,6 +15,8 @@ import (
 func TestAPICommands(t *testing.T) {
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
+	apiTransport = in.check.Transport(nil) // the commands' traffic is checked against openapi.json too
+	t.Cleanup(func() { apiTransport = nil })
 	env := map[string]string{}
 	cli := func(args ...string) (string, string, error) {
 		t.Helper()
