@@ -42,16 +42,7 @@ func startServe(t *testing.T, dataDir string, env map[string]string, extra ...st
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	in := &instance{t: t, DataDir: dataDir, cancel: cancel, done: make(chan error, 1)}
-	check, err := openapicheck.New(httpapi.OpenAPI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.check, in.client = check, &http.Client{Transport: check.Transport(nil)}
-	t.Cleanup(func() {
-		for _, p := range check.Problems() {
-			t.Errorf("openapi.json: %s", p)
-		}
-	})
+	in.httpClient()
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--chain-rpc-addr", "",
 		"--rate-limit", "0", "--batch-wait", "100ms", "--log-level", "info"}, extra...)
 	getenv := func(k string) string { return env[k] }
@@ -120,6 +111,27 @@ func (in *instance) stop() {
 	}
 }
 
+// httpClient is the client of call and callWith: its transport checks every exchange against openapi.json,
+// and the problems fail the test when it ends.
+func (in *instance) httpClient() *http.Client {
+	in.t.Helper()
+	if in.client != nil {
+		return in.client
+	}
+	check, err := openapicheck.New(httpapi.OpenAPI)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	in.check, in.client = check, &http.Client{Transport: check.Transport(nil)}
+	t := in.t
+	t.Cleanup(func() {
+		for _, p := range check.Problems() {
+			t.Errorf("openapi.json: %s", p)
+		}
+	})
+	return in.client
+}
+
 // response is a decoded answer.
 type response struct {
 	Status int
@@ -155,7 +167,7 @@ func (in *instance) call(method, path, sub, api, contentType string, body any) *
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := in.client.Do(req)
+	resp, err := in.httpClient().Do(req)
 	if err != nil {
 		in.t.Fatal(err)
 	}
@@ -242,7 +254,7 @@ func (in *instance) callWith(method, path string, headers map[string]string, bod
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := in.client.Do(req)
+	resp, err := in.httpClient().Do(req)
 	if err != nil {
 		in.t.Fatal(err)
 	}
