@@ -31,7 +31,8 @@ type sealLine struct {
 // sealCommand submits every line of a JSONL file (each an authentication request body: data, to, cc,
 // subject, ...) with a few requests in flight, shows a progress bar on stderr, and prints a summary with the
 // reason of every failed line. Lines are sent as they are, so members this CLI does not know still reach the
-// service. The exit status is non-zero when any line failed.
+// service. The exit status is non-zero when any line failed. The file is read whole first, so that the bar
+// knows its total; a file too big for memory is too big for one command anyway and is better split.
 func sealCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var a apiFlags
 	fs := apiFlagSet("seal", &a)
