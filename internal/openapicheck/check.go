@@ -36,6 +36,10 @@ type Checker struct {
 	options    *config.ValidationOptions
 	operations []Operation
 
+	// validating serializes the validator: libopenapi renders schemas lazily into shared state, which races
+	// when exchanges are checked concurrently (seald seal sends several at once).
+	validating sync.Mutex
+
 	mu       sync.Mutex
 	problems []string
 	seen     map[string]int // operationId -> calls
@@ -147,6 +151,8 @@ func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 // request to no operation of the document must be answered 404 or 405 in an error envelope.
 func (c *Checker) Check(req *http.Request, reqBody []byte, resp *http.Response, respBody []byte) {
 	name := req.Method + " " + req.URL.RequestURI()
+	c.validating.Lock()
+	defer c.validating.Unlock()
 	item, errs, tmpl := paths.FindPath(cloneWith(req, reqBody), c.model, c.options)
 	op := operationOf(item, req.Method)
 	if item == nil || op == nil {
