@@ -216,14 +216,17 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- *Job, free chan struct
 	}
 }
 
-// kinds are the job kinds this process can run with the parts it has.
+// kinds are the job kinds this process can run with the parts it has, in the order they are claimed: later
+// stages first, so that a record already anchored goes on to COMPLETED while a backlog of store jobs waits,
+// instead of waiting behind every store job accepted before it was anchored (claiming by run_at alone did
+// that: nothing completed until intake stopped).
 func (p *Pipeline) kinds() []string {
 	k := []string{JobFinish}
-	if p.Blobs != nil {
-		k = append(k, JobStore)
-	}
 	if p.Mailer != nil {
 		k = append(k, JobNotify)
+	}
+	if p.Blobs != nil {
+		k = append(k, JobStore)
 	}
 	return k
 }
