@@ -45,7 +45,7 @@ func BenchmarkPipelineEmbedded(b *testing.B) {
 func benchPipeline(b *testing.B, group bool, workers int) {
 	ctx := context.Background()
 	dir := b.TempDir()
-	secrets, _, err := loadSecrets(dir)
+	secrets, _, err := loadSecrets(filepath.Join(dir, "secrets.json"))
 	if err != nil {
 		b.Fatal(err)
 	}
