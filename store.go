@@ -10,7 +10,7 @@ import (
 const (
 	JobStore  = "store"  // encrypt the canonical data, put it into IPFS
 	JobNotify = "notify" // send the e-mail
-	JobFinish = "finish" // sign the proof digest, mark COMPLETED
+	JobFinish = "finish" // sign the proof digest, mark COMPLETED (notify does it itself when it can)
 	JobRevoke = "revoke" // record a revocation on the chain; the kind is "revoke:" + network (RevokeJob)
 )
 
