@@ -38,8 +38,9 @@ func (p RetryPolicy) Delay(failures int) time.Duration {
 // DefaultWorkers is the number of job runners of a Pipeline that does not say.
 const DefaultWorkers = 32
 
-// Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail)
-// and finish (sign, COMPLETED), plus revocations. Every step is idempotent and its effect is saved in the
+// Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail,
+// then sign and COMPLETED in the same transaction; a separate finish job only when this process lacks the
+// record's chain), plus revocations. Every step is idempotent and its effect is saved in the
 // same transaction that deletes its job, so a crash at any point resumes at the step that was running.
 type Pipeline struct {
 	Store     Store
@@ -216,14 +217,17 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- *Job, free chan struct
 	}
 }
 
-// kinds are the job kinds this process can run with the parts it has.
+// kinds are the job kinds this process can run with the parts it has, in the order they are claimed: later
+// stages first, so that a record already anchored goes on to COMPLETED while a backlog of store jobs waits,
+// instead of waiting behind every store job accepted before it was anchored (claiming by run_at alone did
+// that: nothing completed until intake stopped).
 func (p *Pipeline) kinds() []string {
 	k := []string{JobFinish}
-	if p.Blobs != nil {
-		k = append(k, JobStore)
-	}
 	if p.Mailer != nil {
 		k = append(k, JobNotify)
+	}
+	if p.Blobs != nil {
+		k = append(k, JobStore)
 	}
 	return k
 }
@@ -344,34 +348,53 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 	return p.Store.CompleteJob(ctx, j, r, true)
 }
 
-// notify sends the record's e-mail. The Message-ID is derived from the reference, so a resend after a crash
-// between sending and saving is recognisable as the same message (and the outbox overwrites its file).
+// notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction
+// that ends the notify job, rather than in a finish job of its own: that saved a claim, a read and a write
+// transaction per record. The finish job remains for when this process has no chain for the record's
+// network (finish then fails and retries as before), and for jobs queued by an earlier version. The
+// Message-ID is derived from the reference, so a resend after a crash between sending and saving is
+// recognisable as the same message (and the outbox overwrites its file).
 func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
-	next := &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()}
-	if !r.IsEmail || r.Mail == nil || r.MessageID != "" {
-		return p.Store.CompleteJob(ctx, j, r, false, next)
+	if r.IsEmail && r.Mail != nil && r.MessageID == "" {
+		link := ""
+		if p.Link != nil {
+			link = p.Link(r.Reference)
+		}
+		id, err := p.Mailer.Send(ctx, &Mail{
+			Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
+			HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link,
+		})
+		p.Observer.MailSent(err == nil)
+		if err != nil {
+			return err
+		}
+		p.crash(CrashAfterMailSend)
+		r.MessageID = id
+		r.State, r.ErrorType, r.ErrorMessage = StateEmailSent, "", ""
+		r.UpdatedAt = p.now()
 	}
-	link := ""
-	if p.Link != nil {
-		link = p.Link(r.Reference)
+	start := time.Now()
+	if err := p.sign(r); err != nil {
+		return p.Store.CompleteJob(ctx, j, r, false, &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()})
 	}
-	id, err := p.Mailer.Send(ctx, &Mail{
-		Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
-		HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link,
-	})
-	p.Observer.MailSent(err == nil)
-	if err != nil {
+	if err := p.Store.CompleteJob(ctx, j, r, false); err != nil {
 		return err
 	}
-	p.crash(CrashAfterMailSend)
-	r.MessageID = id
-	r.State, r.ErrorType, r.ErrorMessage = StateEmailSent, "", ""
-	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false, next)
+	p.Observer.StepDone(JobFinish, time.Since(start), nil)
+	return nil
 }
 
 // finish signs the record's proof digest with the service key and marks the record COMPLETED.
 func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
+	if err := p.sign(r); err != nil {
+		return err
+	}
+	return p.Store.CompleteJob(ctx, j, r, false)
+}
+
+// sign signs the record's proof digest with the service key and marks it COMPLETED (a FAILED record stays
+// FAILED), in r only; it fails, leaving r as it was, when this process has no chain for the record's network.
+func (p *Pipeline) sign(r *Record) error {
 	a, ok := p.Anchorers[r.Network]
 	if !ok {
 		return fmt.Errorf("no chain configured for %s", r.Network)
@@ -386,7 +409,7 @@ func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
 	}
 	r.ErrorType, r.ErrorMessage = "", ""
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false)
+	return nil
 }
 
 // errNotAnchored postpones a revocation until the record has a token.
