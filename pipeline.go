@@ -74,7 +74,7 @@ const (
 	CrashAfterBroadcast  = "after-broadcast"   // the batch transaction is sent, the send not saved
 	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
 	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
-	CrashAfterRecordSave = "after-record-save" // reserved for the HTTP layer: the record is committed
+	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
 )
 
 func (p *Pipeline) crash(point string) {

@@ -22,7 +22,10 @@ type Service struct {
 	// Chains describes the networks records can be sealed on; a network absent here is refused.
 	Chains map[string]Chain
 	// Wake, when set, is called after a record is created so the pipeline picks it up at once.
-	Wake   func()
+	Wake func()
+	// Crash, when set, is called at the HTTP layer's crash point (CrashAfterRecordSave) with its name; the
+	// crash tests use it to stop the process between a record's commit and its 201. Production leaves it nil.
+	Crash  func(point string)
 	Now    func() time.Time
 	Logger *slog.Logger
 }
@@ -39,6 +42,12 @@ func (s *Service) now() time.Time {
 		return s.Now().UTC().Truncate(time.Millisecond)
 	}
 	return time.Now().UTC().Truncate(time.Millisecond)
+}
+
+func (s *Service) crashPoint(point string) {
+	if s.Crash != nil {
+		s.Crash(point)
+	}
 }
 
 func (s *Service) wake() {

@@ -67,15 +67,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ln.Close()
 		return err
 	}
+	crash := crashHook(getenv)
 	svc := &seald.Service{
-		Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
+		Crash: crash, Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
 		PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger,
 	}
 	pipe := &seald.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
 		Link: svc.VerificationLink, Workers: cfg.Workers, Logger: logger,
 		Anchor: seald.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
-		Crash:  crashHook(getenv),
+		Crash:  crash,
 	}
 	svc.Wake = pipe.Wake
 
