@@ -105,7 +105,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Ready: parts.ready(store),
 	}
 	srv := &http.Server{
-		Handler:           api.Handler(),
+		Handler:           withDebug(api.Handler()),
 		ReadHeaderTimeout: httpapi.Timeouts.ReadHeader,
 		ReadTimeout:       httpapi.Timeouts.Read,
 		WriteTimeout:      httpapi.Timeouts.Write,
