@@ -45,6 +45,13 @@ func (l *loadRun) seen(status int) int {
 	return n
 }
 
+// snapshot returns the answers so far without stopping the clients.
+func (l *loadRun) snapshot() []sealResult {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]sealResult(nil), l.results...)
+}
+
 func (l *loadRun) finish() []sealResult {
 	l.stop.Store(true)
 	l.wg.Wait()
@@ -118,4 +125,44 @@ func TestPostgresRestart(t *testing.T) {
 	tokens := completeAll(t, in, refs, 4*time.Minute)
 	t.Logf("PostgreSQL down 10 s: answers %v; first 201 %s after the server was back; %d records (%d of them answered 503 but committed), %d unique tokens, all COMPLETED %s later",
 		codes, reconnect.Round(time.Millisecond), len(refs), committed503, len(tokens), time.Since(start).Round(time.Millisecond))
+}
+
+// peerOutage is how long each real dependency is stopped in the outage tests.
+const peerOutage = 30 * time.Second
+
+// waitErrorType polls the status records of the references accepted since index from until one shows the
+// error type, and returns that record.
+func waitErrorType(t *testing.T, in *instance, load *loadRun, from int, errorType string, timeout time.Duration) map[string]any {
+	t.Helper()
+	var shown map[string]any
+	ok := until(timeout, func() bool {
+		load.mu.Lock()
+		recent := append([]sealResult(nil), load.results[min(from, len(load.results)):]...)
+		load.mu.Unlock()
+		for _, r := range recent {
+			if r.Status != 201 {
+				continue
+			}
+			st := in.get(statusPath + "?reference=" + r.Ref)
+			if rec, _ := st.Body["data"].(map[string]any); str(rec, "error_type") == errorType {
+				shown = rec
+				return true
+			}
+		}
+		return false
+	})
+	if !ok {
+		t.Fatalf("no status record showed %s within %s\n%s", errorType, timeout, in.logText())
+	}
+	if str(shown, "state") == "FAILED" || str(shown, "error_message") == "" {
+		t.Errorf("status during the outage: %v", shown)
+	}
+	return shown
+}
+
+// holdOutage keeps a dependency down until peerOutage has passed since down.
+func holdOutage(down time.Time) {
+	for time.Since(down) < peerOutage {
+		time.Sleep(100 * time.Millisecond)
+	}
 }
