@@ -212,7 +212,7 @@ func (p *Pipeline) runJob(ctx context.Context, j *Job) {
 	if errors.Is(err, errNotAnchored) {
 		// Waiting is not a fault: keep whatever the record shows and look again later.
 		j.RunAt = p.now().Add(p.Anchor.MaxWait)
-		if rerr := p.Store.RetryJob(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
+		if rerr := p.saveRetry(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
 			p.Logger.Error("save retry", "job", j.Kind, "reference", j.Reference, "err", rerr)
 		}
 		return
@@ -242,9 +242,36 @@ func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, 
 	}
 	j.RunAt = p.now().Add(p.Retry.Delay(j.Attempts))
 	log.Warn("step failed; will retry", "err", err, "at", j.RunAt)
-	if rerr := p.Store.RetryJob(ctx, j, errType, msg); rerr != nil {
+	if rerr := p.saveRetry(ctx, j, errType, msg); rerr != nil {
 		log.Error("save retry", "err", rerr)
 	}
+}
+
+// save saves a step's effect, waiting out a store that is unavailable (a database restarting) within the
+// step's deadline instead of failing the step: the effect is done (an envelope added, an e-mail sent), and
+// a failed step would do it again, which for an e-mail means a duplicate. Other errors return at once.
+func (p *Pipeline) save(ctx context.Context, fn func() error) error {
+	delay := 100 * time.Millisecond
+	for {
+		err := fn()
+		if err == nil || ErrorCode(err) != EUNAVAILABLE {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// saveRetry records a failed attempt, waiting out an unavailable store for up to a lease: a retry that is not
+// saved leaves the job claimed until its lease expires.
+func (p *Pipeline) saveRetry(ctx context.Context, j *Job, errType, msg string) error {
+	ctx, cancel := context.WithTimeout(ctx, p.Lease)
+	defer cancel()
+	return p.save(ctx, func() error { return p.Store.RetryJob(ctx, j, errType, msg) })
 }
 
 func isRevoke(kind string) bool {
@@ -286,7 +313,7 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 	r.CID, r.EncryptedFile = cid, "ipfs://"+cid
 	r.State, r.ErrorType, r.ErrorMessage = StateIPFSStored, "", ""
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, true)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, true) })
 }
 
 // notify sends the record's e-mail. The Message-ID is derived from the reference, so a resend after a crash
@@ -294,7 +321,7 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
 	next := &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()}
 	if !r.IsEmail || r.Mail == nil || r.MessageID != "" {
-		return p.Store.CompleteJob(ctx, j, r, false, next)
+		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false, next) })
 	}
 	link := ""
 	if p.Link != nil {
@@ -311,7 +338,7 @@ func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
 	r.MessageID = id
 	r.State, r.ErrorType, r.ErrorMessage = StateEmailSent, "", ""
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false, next)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false, next) })
 }
 
 // finish signs the record's proof digest with the service key and marks the record COMPLETED.
@@ -330,7 +357,7 @@ func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
 	}
 	r.ErrorType, r.ErrorMessage = "", ""
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 }
 
 // errNotAnchored postpones a revocation until the record has a token.
@@ -344,7 +371,7 @@ func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
 	}
 	if r.TokenID == 0 {
 		if r.State == StateFailed {
-			return p.Store.CompleteJob(ctx, j, r, false)
+			return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 		}
 		return errNotAnchored
 	}
@@ -353,5 +380,5 @@ func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
 	}
 	r.RevokedOnChain = true
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 }
