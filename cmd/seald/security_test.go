@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 	"seald/httpapi"
 )
 
-// TestTenantIsolationMatrix runs every operation that names a record, as a caller of the record's own
+// TestTenantIsolationMatrix runs every operation that names a record (and those on a generator record), as a caller of the record's own
 // business and as one of another business, on a PUBLIC and a PRIVATE record, through HTTP against the
 // real server. Verification follows privacy (another business sees PUBLIC records, not PRIVATE ones: 404,
 // never 403, so that existence does not leak); the status record, status changes and download are for the
@@ -31,6 +32,7 @@ func TestTenantIsolationMatrix(t *testing.T) {
 
 	type sealed struct {
 		ref, hash, cid, token, ovi string
+		genRef, genOVI             string // a generator (I-) record of the same project
 		data                       map[string]any
 	}
 	seal := func(keys map[string]string, privacy string) sealed {
@@ -41,6 +43,13 @@ func TestTenantIsolationMatrix(t *testing.T) {
 			t.Fatalf("seal %s: %d %s", privacy, r.Status, r.Raw)
 		}
 		s := sealed{ref: str(r.Body, "data.reference"), hash: str(r.Body, "data.hash"), ovi: str(r.Body, "data.ovi"), data: data}
+		g := in.call("POST", "/svc-file/api/v1/ovi/generator", keys["subscription_key"], keys["api_key"], "application/json",
+			map[string]any{"data": map[string]any{"generator": privacy}})
+		if g.Status != 201 {
+			t.Fatalf("generator %s: %d %s", privacy, g.Status, g.Raw)
+		}
+		s.genRef, s.genOVI = str(g.Body, "data.reference"), str(g.Body, "data.encrypted_ovi")
+		in.waitState(s.genRef, "COMPLETED", 60*time.Second)
 		in.waitState(s.ref, "COMPLETED", 60*time.Second)
 		st := in.call("GET", statusPath+"?reference="+s.ref, keys["subscription_key"], keys["api_key"], "", nil)
 		s.cid, s.token = str(st.Body, "data.cid"), str(st.Body, "data.token_id")
@@ -73,7 +82,10 @@ func TestTenantIsolationMatrix(t *testing.T) {
 		{"verify cid", "GET", func(s sealed) string { return verifyBase + "cid?cid=" + s.cid }, nil, false},
 		{"verify token-id", "GET", func(s sealed) string { return verifyBase + "token-id?token_id=" + s.token + "&blockchain=POLYGON" }, nil, false},
 		{"verify data", "POST", func(sealed) string { return verifyBase + "data" }, func(s sealed) any { return map[string]any{"data": s.data} }, false},
-		{"verify ovi", "GET", func(s sealed) string { return verifyBase + "ovi?ovi=" + s.ovi }, nil, false},
+		{"verify ovi", "GET", func(s sealed) string { return verifyBase + "ovi?ovi=" + url.QueryEscape(s.ovi) }, nil, false},
+		{"verify generator ovi", "GET", func(s sealed) string { return verifyBase + "ovi?ovi=" + url.QueryEscape(s.genOVI) }, nil, false},
+		{"verify generator reference", "GET", func(s sealed) string { return verifyBase + "reference?reference=" + s.genRef }, nil, false},
+		{"generator status", "GET", func(s sealed) string { return statusPath + "?reference=" + s.genRef }, nil, true},
 		{"proof", "GET", func(s sealed) string { return verifyBase + "reference?proof=1&reference=" + s.ref }, nil, false},
 		{"status", "GET", func(s sealed) string { return statusPath + "?reference=" + s.ref }, nil, true},
 		{"update status", "PUT", func(sealed) string { return "/authentication-status/update/status" },
