@@ -22,6 +22,9 @@ import (
 type soakSample struct {
 	At         time.Duration `json:"at"`
 	RSSKiB     int           `json:"rss_kib"`
+	AnonKiB    int           `json:"rss_anon_kib"`  // of which anonymous memory (heaps, Go and C)
+	FileKiB    int           `json:"rss_file_kib"`  // of which mapped files
+	ShmemKiB   int           `json:"rss_shmem_kib"` // of which shared memory (SQLite's -shm)
 	Threads    int           `json:"threads"`
 	Goroutines int           `json:"goroutines"`
 	HeapAlloc  uint64        `json:"heap_alloc"`
@@ -143,7 +146,8 @@ func TestSoak(t *testing.T) {
 	for time.Since(start) < d {
 		time.Sleep(5 * time.Second)
 		s := soakSample{At: time.Since(start).Round(time.Second), Ops: ops.Load()}
-		s.RSSKiB, s.Threads = procStatus(t, pid)
+		ps := procStatus(t, pid)
+		s.RSSKiB, s.AnonKiB, s.FileKiB, s.ShmemKiB, s.Threads = ps["VmRSS"], ps["RssAnon"], ps["RssFile"], ps["RssShmem"], ps["Threads"]
 		code, dbg := tryGet(in.URL, "", "", "/debug/soak")
 		if code != 200 {
 			t.Fatalf("/debug/soak: %d", code)
@@ -187,6 +191,7 @@ func TestSoak(t *testing.T) {
 		slack float64
 	}{
 		{"rss_kib", func(s soakSample) float64 { return float64(s.RSSKiB) }, 0},
+		{"rss_anon_kib", func(s soakSample) float64 { return float64(s.AnonKiB) }, 0},
 		{"goroutines", func(s soakSample) float64 { return float64(s.Goroutines) }, 10},
 		{"threads", func(s soakSample) float64 { return float64(s.Threads) }, 4},
 		{"heap_alloc", func(s soakSample) float64 { return float64(s.HeapAlloc) }, 0},
@@ -224,25 +229,23 @@ func TestSoak(t *testing.T) {
 	}
 }
 
-// procStatus reads VmRSS (KiB) and Threads of a process from /proc.
-func procStatus(t *testing.T, pid int) (rss, threads int) {
+// procStatus reads the numeric fields of /proc/<pid>/status (memory in KiB).
+func procStatus(t *testing.T, pid int) map[string]int {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := map[string]int{}
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
 			continue
 		}
-		switch f[0] {
-		case "VmRSS:":
-			rss, _ = strconv.Atoi(f[1])
-		case "Threads:":
-			threads, _ = strconv.Atoi(f[1])
+		if n, err := strconv.Atoi(f[1]); err == nil {
+			out[strings.TrimSuffix(f[0], ":")] = n
 		}
 	}
-	return rss, threads
+	return out
 }
 
 // put sends an authenticated JSON PUT and returns the status (0: no answer).
