@@ -81,7 +81,7 @@ const (
 	CrashAfterBroadcast  = "after-broadcast"   // the batch transaction is sent, the send not saved
 	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
 	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
-	CrashAfterRecordSave = "after-record-save" // reserved for the HTTP layer: the record is committed
+	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
 )
 
 func (p *Pipeline) crash(point string) {
@@ -262,7 +262,7 @@ func (p *Pipeline) runJob(ctx context.Context, j *Job) {
 	if errors.Is(err, errNotAnchored) {
 		// Waiting is not a fault: keep whatever the record shows and look again later.
 		j.RunAt = p.now().Add(p.Anchor.MaxWait)
-		if rerr := p.Store.RetryJob(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
+		if rerr := p.saveRetry(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
 			p.Logger.Error("save retry", "job", j.Kind, "reference", j.Reference, "err", rerr)
 		}
 		return
@@ -292,7 +292,7 @@ func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, 
 	}
 	j.RunAt = p.now().Add(p.Retry.Delay(j.Attempts))
 	log.Warn("step failed; will retry", "err", err, "at", j.RunAt)
-	if rerr := p.Store.RetryJob(ctx, j, errType, msg); rerr != nil {
+	if rerr := p.saveRetry(ctx, j, errType, msg); rerr != nil {
 		log.Error("save retry", "err", rerr)
 	}
 }
@@ -303,6 +303,33 @@ func stepName(kind string) string {
 		return JobRevoke
 	}
 	return kind
+}
+
+// save saves a step's effect, waiting out a store that is unavailable (a database restarting) within the
+// step's deadline instead of failing the step: the effect is done (an envelope added, an e-mail sent), and
+// a failed step would do it again, which for an e-mail means a duplicate. Other errors return at once.
+func (p *Pipeline) save(ctx context.Context, fn func() error) error {
+	delay := 100 * time.Millisecond
+	for {
+		err := fn()
+		if err == nil || ErrorCode(err) != EUNAVAILABLE {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// saveRetry records a failed attempt, waiting out an unavailable store for up to a lease: a retry that is not
+// saved leaves the job claimed until its lease expires.
+func (p *Pipeline) saveRetry(ctx context.Context, j *Job, errType, msg string) error {
+	ctx, cancel := context.WithTimeout(ctx, p.Lease)
+	defer cancel()
+	return p.save(ctx, func() error { return p.Store.RetryJob(ctx, j, errType, msg) })
 }
 
 func isRevoke(kind string) bool {
@@ -345,7 +372,7 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 	r.CID, r.EncryptedFile = cid, "ipfs://"+cid
 	r.State, r.ErrorType, r.ErrorMessage = StateIPFSStored, "", ""
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, true)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, true) })
 }
 
 // notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction
@@ -375,9 +402,10 @@ func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
 	}
 	start := time.Now()
 	if err := p.sign(r); err != nil {
-		return p.Store.CompleteJob(ctx, j, r, false, &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()})
+		next := &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()}
+		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false, next) })
 	}
-	if err := p.Store.CompleteJob(ctx, j, r, false); err != nil {
+	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) }); err != nil {
 		return err
 	}
 	p.Observer.StepDone(JobFinish, time.Since(start), nil)
@@ -389,7 +417,7 @@ func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
 	if err := p.sign(r); err != nil {
 		return err
 	}
-	return p.Store.CompleteJob(ctx, j, r, false)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 }
 
 // sign signs the record's proof digest with the service key and marks it COMPLETED (a FAILED record stays
@@ -423,7 +451,7 @@ func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
 	}
 	if r.TokenID == 0 {
 		if r.State == StateFailed {
-			return p.Store.CompleteJob(ctx, j, r, false)
+			return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 		}
 		return errNotAnchored
 	}
@@ -432,5 +460,5 @@ func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
 	}
 	r.RevokedOnChain = true
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 }

@@ -22,7 +22,10 @@ type Service struct {
 	// Chains describes the networks records can be sealed on; a network absent here is refused.
 	Chains map[string]Chain
 	// Wake, when set, is called after a record is created so the pipeline picks it up at once.
-	Wake   func()
+	Wake func()
+	// Crash, when set, is called at the HTTP layer's crash point (CrashAfterRecordSave) with its name; the
+	// crash tests use it to stop the process between a record's commit and its 201. Production leaves it nil.
+	Crash  func(point string)
 	Now    func() time.Time
 	Logger *slog.Logger
 }
@@ -39,6 +42,12 @@ func (s *Service) now() time.Time {
 		return s.Now().UTC().Truncate(time.Millisecond)
 	}
 	return time.Now().UTC().Truncate(time.Millisecond)
+}
+
+func (s *Service) crashPoint(point string) {
+	if s.Crash != nil {
+		s.Crash(point)
+	}
 }
 
 func (s *Service) wake() {
@@ -65,10 +74,13 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 	now := s.now()
 	sub, err := s.activeKey(ctx, subscriptionKey, KeySubscription, now)
 	if err != nil {
-		return nil, denied
+		return nil, internalOr(err, denied)
 	}
 	api, err := s.activeKey(ctx, apiKey, KeyProject, now)
-	if err != nil || api.BusinessID != sub.BusinessID {
+	if err != nil {
+		return nil, internalOr(err, denied)
+	}
+	if api.BusinessID != sub.BusinessID {
 		return nil, denied
 	}
 	p, err := s.Store.Project(ctx, api.ProjectID)
@@ -97,10 +109,12 @@ func (s *Service) activeKey(ctx context.Context, secret string, kind KeyKind, no
 	return k, nil
 }
 
-// internalOr returns err when it is an internal fault (so a broken database is a 500, not a 401) and
+// internalOr returns err when it is a fault of seald rather than of the caller's keys (an internal error is
+// a 500, a database that is down a 503, never a 401 that would also count against the caller's address) and
 // otherwise the given error.
 func internalOr(err error, other error) error {
-	if ErrorCode(err) == EINTERNAL {
+	switch ErrorCode(err) {
+	case EINTERNAL, EUNAVAILABLE:
 		return err
 	}
 	return other
