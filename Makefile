@@ -1,5 +1,5 @@
 # The two commands: `go run ./cmd/seald serve` runs the service; `make test` runs every test.
-.PHONY: test vet peers build fuzz
+.PHONY: test vet peers build fuzz fuzz-ci soak
 
 test:
 	scripts/test.sh
@@ -18,6 +18,15 @@ fuzz:
 	scripts/fuzz.sh
 
 # seald bench --quick: speed as ratios to same-run baselines, report in bench-report/ (under 5 minutes).
-.PHONY: bench
+.PHONY: bench fuzz-ci soak
 bench:
 	go run ./cmd/seald bench --quick --out bench-report
+
+# The fuzz targets of parsers that take outside input, 10 s each (CI runs this after `make test`).
+FUZZ_CI = ./httpapi:FuzzDecode ./jcs:FuzzCanonicalize .:FuzzDecryptOVI .:FuzzQueryParameters .:FuzzParseProof ./evm:FuzzVerifyProof
+fuzz-ci:
+	FUZZTIME=$${FUZZTIME:-10s} scripts/fuzz.sh $(FUZZ_CI)
+
+# A bounded soak (SOAK, default 10m) of mixed load against the real binary; figures in /artifacts/soak.
+soak:
+	SEALD_SOAK=$${SOAK:-10m} go test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/seald

@@ -38,8 +38,9 @@ func (p RetryPolicy) Delay(failures int) time.Duration {
 // DefaultWorkers is the number of job runners of a Pipeline that does not say.
 const DefaultWorkers = 32
 
-// Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail)
-// and finish (sign, COMPLETED), plus revocations. Every step is idempotent and its effect is saved in the
+// Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail,
+// then sign and COMPLETED in the same transaction; a separate finish job only when this process lacks the
+// record's chain), plus revocations. Every step is idempotent and its effect is saved in the
 // same transaction that deletes its job, so a crash at any point resumes at the step that was running.
 type Pipeline struct {
 	Store     Store
@@ -80,7 +81,7 @@ const (
 	CrashAfterBroadcast  = "after-broadcast"   // the batch transaction is sent, the send not saved
 	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
 	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
-	CrashAfterRecordSave = "after-record-save" // reserved for the HTTP layer: the record is committed
+	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
 )
 
 func (p *Pipeline) crash(point string) {
@@ -216,14 +217,17 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- *Job, free chan struct
 	}
 }
 
-// kinds are the job kinds this process can run with the parts it has.
+// kinds are the job kinds this process can run with the parts it has, in the order they are claimed: later
+// stages first, so that a record already anchored goes on to COMPLETED while a backlog of store jobs waits,
+// instead of waiting behind every store job accepted before it was anchored (claiming by run_at alone did
+// that: nothing completed until intake stopped).
 func (p *Pipeline) kinds() []string {
 	k := []string{JobFinish}
-	if p.Blobs != nil {
-		k = append(k, JobStore)
-	}
 	if p.Mailer != nil {
 		k = append(k, JobNotify)
+	}
+	if p.Blobs != nil {
+		k = append(k, JobStore)
 	}
 	return k
 }
@@ -258,7 +262,7 @@ func (p *Pipeline) runJob(ctx context.Context, j *Job) {
 	if errors.Is(err, errNotAnchored) {
 		// Waiting is not a fault: keep whatever the record shows and look again later.
 		j.RunAt = p.now().Add(p.Anchor.MaxWait)
-		if rerr := p.Store.RetryJob(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
+		if rerr := p.saveRetry(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
 			p.Logger.Error("save retry", "job", j.Kind, "reference", j.Reference, "err", rerr)
 		}
 		return
@@ -288,7 +292,7 @@ func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, 
 	}
 	j.RunAt = p.now().Add(p.Retry.Delay(j.Attempts))
 	log.Warn("step failed; will retry", "err", err, "at", j.RunAt)
-	if rerr := p.Store.RetryJob(ctx, j, errType, msg); rerr != nil {
+	if rerr := p.saveRetry(ctx, j, errType, msg); rerr != nil {
 		log.Error("save retry", "err", rerr)
 	}
 }
@@ -299,6 +303,33 @@ func stepName(kind string) string {
 		return JobRevoke
 	}
 	return kind
+}
+
+// save saves a step's effect, waiting out a store that is unavailable (a database restarting) within the
+// step's deadline instead of failing the step: the effect is done (an envelope added, an e-mail sent), and
+// a failed step would do it again, which for an e-mail means a duplicate. Other errors return at once.
+func (p *Pipeline) save(ctx context.Context, fn func() error) error {
+	delay := 100 * time.Millisecond
+	for {
+		err := fn()
+		if err == nil || ErrorCode(err) != EUNAVAILABLE {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// saveRetry records a failed attempt, waiting out an unavailable store for up to a lease: a retry that is not
+// saved leaves the job claimed until its lease expires.
+func (p *Pipeline) saveRetry(ctx context.Context, j *Job, errType, msg string) error {
+	ctx, cancel := context.WithTimeout(ctx, p.Lease)
+	defer cancel()
+	return p.save(ctx, func() error { return p.Store.RetryJob(ctx, j, errType, msg) })
 }
 
 func isRevoke(kind string) bool {
@@ -341,37 +372,57 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 	r.CID, r.EncryptedFile = cid, "ipfs://"+cid
 	r.State, r.ErrorType, r.ErrorMessage = StateIPFSStored, "", ""
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, true)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, true) })
 }
 
-// notify sends the record's e-mail. The Message-ID is derived from the reference, so a resend after a crash
-// between sending and saving is recognisable as the same message (and the outbox overwrites its file).
+// notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction
+// that ends the notify job, rather than in a finish job of its own: that saved a claim, a read and a write
+// transaction per record. The finish job remains for when this process has no chain for the record's
+// network (finish then fails and retries as before), and for jobs queued by an earlier version. The
+// Message-ID is derived from the reference, so a resend after a crash between sending and saving is
+// recognisable as the same message (and the outbox overwrites its file).
 func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
-	next := &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()}
-	if !r.IsEmail || r.Mail == nil || r.MessageID != "" {
-		return p.Store.CompleteJob(ctx, j, r, false, next)
+	if r.IsEmail && r.Mail != nil && r.MessageID == "" {
+		link := ""
+		if p.Link != nil {
+			link = p.Link(r.Reference)
+		}
+		id, err := p.Mailer.Send(ctx, &Mail{
+			Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
+			HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link,
+		})
+		p.Observer.MailSent(err == nil)
+		if err != nil {
+			return err
+		}
+		p.crash(CrashAfterMailSend)
+		r.MessageID = id
+		r.State, r.ErrorType, r.ErrorMessage = StateEmailSent, "", ""
+		r.UpdatedAt = p.now()
 	}
-	link := ""
-	if p.Link != nil {
-		link = p.Link(r.Reference)
+	start := time.Now()
+	if err := p.sign(r); err != nil {
+		next := &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()}
+		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false, next) })
 	}
-	id, err := p.Mailer.Send(ctx, &Mail{
-		Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
-		HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link,
-	})
-	p.Observer.MailSent(err == nil)
-	if err != nil {
+	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) }); err != nil {
 		return err
 	}
-	p.crash(CrashAfterMailSend)
-	r.MessageID = id
-	r.State, r.ErrorType, r.ErrorMessage = StateEmailSent, "", ""
-	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false, next)
+	p.Observer.StepDone(JobFinish, time.Since(start), nil)
+	return nil
 }
 
 // finish signs the record's proof digest with the service key and marks the record COMPLETED.
 func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
+	if err := p.sign(r); err != nil {
+		return err
+	}
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
+}
+
+// sign signs the record's proof digest with the service key and marks it COMPLETED (a FAILED record stays
+// FAILED), in r only; it fails, leaving r as it was, when this process has no chain for the record's network.
+func (p *Pipeline) sign(r *Record) error {
 	a, ok := p.Anchorers[r.Network]
 	if !ok {
 		return fmt.Errorf("no chain configured for %s", r.Network)
@@ -386,7 +437,7 @@ func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
 	}
 	r.ErrorType, r.ErrorMessage = "", ""
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false)
+	return nil
 }
 
 // errNotAnchored postpones a revocation until the record has a token.
@@ -400,7 +451,7 @@ func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
 	}
 	if r.TokenID == 0 {
 		if r.State == StateFailed {
-			return p.Store.CompleteJob(ctx, j, r, false)
+			return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 		}
 		return errNotAnchored
 	}
@@ -409,5 +460,5 @@ func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
 	}
 	r.RevokedOnChain = true
 	r.UpdatedAt = p.now()
-	return p.Store.CompleteJob(ctx, j, r, false)
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 }

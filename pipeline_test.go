@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -310,5 +311,46 @@ func TestPipelineRevocationBeforeAnchorWaits(t *testing.T) {
 	r := e.wait(ref, "revoked on chain", func(r *seald.Record) bool { return r.RevokedOnChain })
 	if r.TokenID == 0 || e.chain.revocations(r.TokenID) != 1 {
 		t.Errorf("revocation before anchoring: %+v", r)
+	}
+}
+
+// claimCounter counts the jobs claimed, by kind.
+type claimCounter struct {
+	seald.Store
+	mu    sync.Mutex
+	kinds map[string]int
+}
+
+func (c *claimCounter) ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*seald.Job, error) {
+	jobs, err := c.Store.ClaimJobs(ctx, kinds, limit, now, lease)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, j := range jobs {
+		c.kinds[j.Kind]++
+	}
+	return jobs, err
+}
+
+// The notify step finishes the record in its own transaction: a record reaches COMPLETED, signed, its
+// e-mail sent once, with no finish job ever queued.
+func TestPipelineNotifyFinishes(t *testing.T) {
+	e := newEnv(t)
+	refs := []string{e.seal(1).Reference, e.seal(2).Reference}
+	counter := &claimCounter{Store: e.store, kinds: map[string]int{}}
+	e.store = counter
+	e.start(2)
+	for _, ref := range refs {
+		r := e.waitState(ref, seald.StateCompleted)
+		if !r.IsSigned || r.Signature == "" || r.MessageID == "" {
+			t.Errorf("%s COMPLETED unsigned or without its e-mail: %+v", ref, r)
+		}
+		if got := e.mailer.count(ref); got != 1 {
+			t.Errorf("%s: %d e-mails, want 1", ref, got)
+		}
+	}
+	counter.mu.Lock()
+	defer counter.mu.Unlock()
+	if counter.kinds[seald.JobNotify] != 2 || counter.kinds[seald.JobFinish] != 0 {
+		t.Errorf("jobs claimed %v, want two notify and no finish", counter.kinds)
 	}
 }

@@ -128,6 +128,7 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: now}); err != nil {
 		return nil, err
 	}
+	s.crashPoint(CrashAfterRecordSave)
 	s.wake()
 	return r, nil
 }
@@ -166,6 +167,7 @@ func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record
 	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: now}); err != nil {
 		return nil, err
 	}
+	s.crashPoint(CrashAfterRecordSave)
 	s.wake()
 	return r, nil
 }

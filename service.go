@@ -23,7 +23,10 @@ type Service struct {
 	// Chains describes the networks records can be sealed on; a network absent here is refused.
 	Chains map[string]Chain
 	// Wake, when set, is called after a record is created so the pipeline picks it up at once.
-	Wake   func()
+	Wake func()
+	// Crash, when set, is called at the HTTP layer's crash point (CrashAfterRecordSave) with its name; the
+	// crash tests use it to stop the process between a record's commit and its 201. Production leaves it nil.
+	Crash  func(point string)
 	Now    func() time.Time
 	Logger *slog.Logger
 	// CacheTTL is how long this process trusts, without reading the store again, a key pair that
@@ -49,6 +52,12 @@ func (s *Service) now() time.Time {
 		return s.Now().UTC().Truncate(time.Millisecond)
 	}
 	return time.Now().UTC().Truncate(time.Millisecond)
+}
+
+func (s *Service) crashPoint(point string) {
+	if s.Crash != nil {
+		s.Crash(point)
+	}
 }
 
 func (s *Service) wake() {
@@ -89,10 +98,13 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 	}
 	sub, err := s.activeKey(ctx, pair.sub, KeySubscription, now)
 	if err != nil {
-		return nil, denied
+		return nil, internalOr(err, denied)
 	}
 	api, err := s.activeKey(ctx, pair.api, KeyProject, now)
-	if err != nil || api.BusinessID != sub.BusinessID {
+	if err != nil {
+		return nil, internalOr(err, denied)
+	}
+	if api.BusinessID != sub.BusinessID {
 		return nil, denied
 	}
 	p, err := s.project(ctx, api.ProjectID, now)
@@ -127,10 +139,12 @@ func (s *Service) activeKey(ctx context.Context, sum [sha256.Size]byte, kind Key
 	return k, nil
 }
 
-// internalOr returns err when it is an internal fault (so a broken database is a 500, not a 401) and
+// internalOr returns err when it is a fault of seald rather than of the caller's keys (an internal error is
+// a 500, a database that is down a 503, never a 401 that would also count against the caller's address) and
 // otherwise the given error.
 func internalOr(err error, other error) error {
-	if ErrorCode(err) == EINTERNAL {
+	switch ErrorCode(err) {
+	case EINTERNAL, EUNAVAILABLE:
 		return err
 	}
 	return other

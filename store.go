@@ -10,7 +10,7 @@ import (
 const (
 	JobStore  = "store"  // encrypt the canonical data, put it into IPFS
 	JobNotify = "notify" // send the e-mail
-	JobFinish = "finish" // sign the proof digest, mark COMPLETED
+	JobFinish = "finish" // sign the proof digest, mark COMPLETED (notify does it itself when it can)
 	JobRevoke = "revoke" // record a revocation on the chain; the kind is "revoke:" + network (RevokeJob)
 )
 
@@ -110,7 +110,9 @@ type Store interface {
 	Payload(ctx context.Context, reference string) ([]byte, error)
 
 	// ClaimJobs leases up to limit due jobs of the given kinds until now+lease and returns them. Several
-	// processes may claim at once; a job is given to one of them.
+	// processes may claim at once; a job is given to one of them. The kinds are in priority order: every
+	// due job of kinds[0] comes before any of kinds[1], and so on; within a kind, the earliest run_at (then
+	// the oldest job) first. The jobs are returned in that order.
 	ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*Job, error)
 	// CompleteJob, in one transaction: saves the record, drops its payload when dropPayload, deletes the job
 	// and inserts the next jobs.

@@ -176,8 +176,7 @@ func (e *E2ERun) limit() string {
 		p := fmt.Sprintf("the pipeline: when submission ended %d records were waiting in %s (%s)", n, worst,
 			states(e.Backlog))
 		if e.Completed == 0 && e.Backlog["ANCHORED"] > 0 {
-			p += "; none reached COMPLETED: the e-mail and finish jobs of anchored records are claimed after " +
-				"every older store job (one job per claim, oldest run_at first)"
+			p += "; none reached COMPLETED: anchored records were waiting for their e-mail step"
 		}
 		parts = append(parts, p)
 	}

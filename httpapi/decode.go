@@ -45,6 +45,9 @@ func decode(r *http.Request, limit int64) (body, error) {
 	if raw[0] != '{' {
 		return nil, seald.Errorf(seald.EINVALID, "the request body must be a JSON object")
 	}
+	if depth(raw) > MaxDepth {
+		return nil, seald.Errorf(seald.EINVALID, "the JSON body nests deeper than %d levels", MaxDepth)
+	}
 	var b body
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&b); err != nil {
@@ -54,6 +57,40 @@ func decode(r *http.Request, limit int64) (body, error) {
 		return nil, seald.Errorf(seald.EINVALID, "malformed JSON: data after the object")
 	}
 	return b, nil
+}
+
+// MaxDepth is the deepest nesting of arrays and objects a request body may have: the body object holding a
+// data member nested as deep as the canonicalizer takes (jcs.MaxDepth, 128). encoding/json alone would
+// accept 10,000 levels in members that are only checked for their type later.
+const MaxDepth = 129
+
+// depth returns the deepest nesting of arrays and objects in a JSON text, skipping strings. It is written by
+// hand because it must run before any decoder does: one pass, no allocation, whatever the text holds.
+func depth(b []byte) int {
+	d, deepest := 0, 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			d++
+			deepest = max(deepest, d)
+		case ']', '}':
+			d--
+		}
+	}
+	return deepest
 }
 
 func jsonProblem(err error) string {

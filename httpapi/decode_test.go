@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"seald"
+	"seald/jcs"
 )
 
 func FuzzDecode(f *testing.F) {
@@ -31,4 +32,34 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("sealRequest: %v", err)
 		}
 	})
+}
+
+// TestDecodeDepth: a body nested beyond MaxDepth is a 400 naming the limit, whichever member holds the
+// nesting, and brackets inside strings do not count. MaxDepth leaves room for a data member as deep as the
+// canonicalizer accepts.
+func TestDecodeDepth(t *testing.T) {
+	if MaxDepth != jcs.MaxDepth+1 {
+		t.Fatalf("MaxDepth %d, want jcs.MaxDepth+1 (%d)", MaxDepth, jcs.MaxDepth+1)
+	}
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, c := range []struct {
+		body string
+		ok   bool
+	}{
+		{`{"data":` + nest(MaxDepth-1) + `}`, true},
+		{`{"data":` + nest(MaxDepth) + `}`, false},
+		{`{"to":` + nest(5000) + `}`, false},
+		{`{"to":"` + strings.Repeat("[{", 5000) + `"}`, true},
+		{`{"to":"\"` + strings.Repeat("[", 500) + `"}`, true},
+	} {
+		r := httptest.NewRequest("POST", "/x", strings.NewReader(c.body))
+		r.Header.Set("Content-Type", "application/json")
+		_, err := decode(r, 1<<20)
+		if c.ok && err != nil {
+			t.Errorf("%.40s…: %v", c.body, err)
+		}
+		if !c.ok && (seald.ErrorCode(err) != seald.EINVALID || !strings.Contains(err.Error(), "deeper than 129 levels")) {
+			t.Errorf("%.40s…: %v, want a 400 naming the limit", c.body, err)
+		}
+	}
 }

@@ -106,7 +106,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			"request_id", requestID(r.Context()))
 	}
 	var e *seald.Error
-	if errors.As(err, &e) && e.Code == seald.ERATELIMIT {
+	if errors.As(err, &e) && e.Code == seald.ERATELIMIT && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
 	msg := seald.ErrorMessage(err)

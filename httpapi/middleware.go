@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"time"
 
@@ -126,6 +128,7 @@ func (s *Server) authenticate(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ip := clientIP(r)
 		if !s.failures.allowed(ip) {
+			w.Header().Set("Retry-After", strconv.Itoa(s.failures.retryAfter(ip)))
 			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "too many failed authentications from this address; try again later"))
 			return
 		}
@@ -188,6 +191,15 @@ func (f failureLimiter) allowed(ip string) bool {
 		return true
 	}
 	return f.l.get(ip).Tokens() >= 1
+}
+
+// retryAfter is the whole number of seconds until the address has a token again (at least 1).
+func (f failureLimiter) retryAfter(ip string) int {
+	if f.l == nil || f.l.rate <= 0 {
+		return 1
+	}
+	missing := 1 - f.l.get(ip).Tokens()
+	return max(1, int(math.Ceil(missing/float64(f.l.rate))))
 }
 
 func (f failureLimiter) fail(ip string) {

@@ -34,6 +34,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/.well-known/seald-key", s.publicKey)
 	handle("GET", "/healthz", s.healthz)
 	handle("GET", "/readyz", s.readyz)
+	handle("GET", "/openapi.json", s.openapi)
 	if s.MetricsHandler != nil {
 		mux.Handle("GET /metrics", s.MetricsHandler)
 	}

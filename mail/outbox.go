@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"seald"
 )
@@ -23,9 +24,14 @@ var _ seald.Mailer = (*Outbox)(nil)
 // latest. Each write is atomic (a temporary file in the same directory, fsync, rename, fsync of the
 // directory): a reader or a crash sees the old file or the new one, never half of one. The directory is 0700
 // and the files 0600, since the messages carry recipients' addresses.
+//
+// Send returns only when its message is durable, but concurrent Sends share the directory's fsync: each
+// writes and fsyncs its own file and renames it into place, then waits for one fsync of the directory that
+// began after its rename (dirSync), so a burst of messages costs one directory flush rather than one each.
 type Outbox struct {
-	dir string
-	c   *composer
+	dir  string
+	c    *composer
+	sync dirSync
 }
 
 // NewOutbox returns an Outbox writing into dir (created on first use) with the sender from (--mail-from,
@@ -38,7 +44,9 @@ func NewOutbox(dir, from string) (*Outbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Outbox{dir: dir, c: c}, nil
+	o := &Outbox{dir: dir, c: c}
+	o.sync.fsync = func() error { return syncDir(dir) }
+	return o, nil
 }
 
 // Dir returns the directory the messages are written to.
@@ -94,7 +102,62 @@ func (o *Outbox) write(name string, data []byte) (err error) {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
 	// The rename is durable only once the directory entry is on disk.
-	return syncDir(o.dir)
+	return o.sync.after()
+}
+
+// dirSync shares fsyncs of one directory between concurrent writers. A writer that has renamed its file
+// into the directory calls after, which returns once an fsync that began after the call has ended: that
+// fsync covers the writer's rename. One writer runs each fsync while the others wait; writers arriving
+// during it are all served by the next one, so the number of fsyncs follows the number of bursts, not of
+// messages. The same idea as the group puts of package ipfs, but a directory needs no queue or goroutine of
+// its own: a mutex, a condition and two counters. Written by hand because it is that small and no library
+// offers a shared fsync.
+type dirSync struct {
+	fsync func() error // the fsync of the directory; a field so that tests can count or fail it
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	running bool   // an fsync is in progress
+	started uint64 // number of fsyncs begun
+	ended   uint64 // number of fsyncs ended (they run one at a time, so in order)
+	failed  uint64 // number of the last fsync that failed; 0 for none
+	err     error  // its error
+	waiting int    // writers waiting in after, for tests
+}
+
+// after returns once an fsync of the directory that began after this call has ended, with its error, or
+// the error of any later fsync that failed (conservative: after a failed fsync, the state of the directory's
+// entries is unknown).
+func (d *dirSync) after() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cond == nil {
+		d.cond = sync.NewCond(&d.mu)
+	}
+	want := d.started + 1 // the first fsync to begin from now on
+	d.waiting++
+	defer func() { d.waiting-- }()
+	for d.ended < want {
+		if d.running {
+			d.cond.Wait()
+			continue
+		}
+		d.running = true
+		d.started++
+		n := d.started
+		d.mu.Unlock()
+		err := d.fsync()
+		d.mu.Lock()
+		d.running, d.ended = false, n
+		if err != nil {
+			d.failed, d.err = n, err
+		}
+		d.cond.Broadcast()
+	}
+	if d.failed >= want {
+		return d.err
+	}
+	return nil
 }
 
 // syncDir flushes a directory's entries to disk.

@@ -2,9 +2,11 @@ package mail_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"seald"
@@ -154,6 +156,46 @@ func TestOutboxOneFilePerReference(t *testing.T) {
 	paths, err := o.Messages()
 	if err != nil || len(paths) != 2 {
 		t.Errorf("Messages = %q, %v", paths, err)
+	}
+}
+
+// TestOutboxConcurrentSends sends many messages at once (their directory fsyncs shared): every one is in
+// the outbox, whole and as sent, and no temporary file is left.
+func TestOutboxConcurrentSends(t *testing.T) {
+	o := newOutbox(t)
+	const n = 64
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	refs := make([]string, n)
+	for i := range n {
+		refs[i] = fmt.Sprintf("D-%08d-0000-4000-8000-000000000000", i)
+		wg.Go(func() {
+			m := textMail()
+			m.Reference, m.Subject = refs[i], "Message "+refs[i]
+			_, errs[i] = o.Send(context.Background(), m)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("send %d: %v", i, err)
+		}
+	}
+	entries, err := os.ReadDir(o.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != n {
+		t.Fatalf("outbox holds %d entries, want %d messages and nothing else", len(entries), n)
+	}
+	for _, ref := range refs {
+		data, err := os.ReadFile(filepath.Join(o.Dir(), ref+".eml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := parse(t, data).msg.Header.Get("Subject"); got != "Message "+ref {
+			t.Errorf("%s: subject %q", ref, got)
+		}
 	}
 }
 

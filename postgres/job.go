@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"time"
 
@@ -54,40 +55,68 @@ func scanJob(row pgx.Row) (*seald.Job, error) {
 	return &j, nil
 }
 
-// ClaimJobs leases up to limit due jobs of the given kinds, earliest first. The due rows are locked with FOR
-// UPDATE SKIP LOCKED, so instances claiming at the same moment pass over each other's rows instead of
-// waiting or taking the same job. No kinds, or a limit below 1, claims nothing.
+// claimKindSQL leases the due jobs of one kind, earliest first, up to a limit; jobs_kind_run_at serves it as
+// one range scan. The due rows are locked with FOR UPDATE SKIP LOCKED, so instances claiming at the same
+// moment pass over each other's rows instead of waiting or taking the same job.
+const claimKindSQL = `WITH due AS (
+		SELECT id FROM jobs
+		WHERE kind = $1 AND run_at <= $2 AND (leased_until IS NULL OR leased_until <= $2)
+		ORDER BY run_at, id LIMIT $3
+		FOR UPDATE SKIP LOCKED)
+	UPDATE jobs SET leased_until = $4 FROM due WHERE jobs.id = due.id
+	RETURNING jobs.id, jobs.kind, jobs.reference, jobs.attempts, jobs.run_at, jobs.leased_until, jobs.last_error`
+
+// ClaimJobs leases up to limit due jobs of the given kinds, kind by kind in the order given (the caller's
+// priority: the pipeline puts later stages first, so that records already anchored finish while a backlog
+// of store jobs waits), earliest first within a kind, in one transaction. No kinds, or a limit below 1,
+// claims nothing.
 func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*seald.Job, error) {
 	if len(kinds) == 0 || limit < 1 {
 		return []*seald.Job{}, nil
 	}
+	kinds = distinct(kinds)
 	var jobs []*seald.Job
 	err := s.tx(ctx, "postgres.ClaimJobs", func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `WITH due AS (
-				SELECT id FROM jobs
-				WHERE kind = ANY($1) AND run_at <= $2 AND (leased_until IS NULL OR leased_until <= $2)
-				ORDER BY run_at, id LIMIT $3
-				FOR UPDATE SKIP LOCKED)
-			UPDATE jobs SET leased_until = $4 FROM due WHERE jobs.id = due.id
-			RETURNING jobs.id, jobs.kind, jobs.reference, jobs.attempts, jobs.run_at, jobs.leased_until, jobs.last_error`,
-			kinds, ts(now), limit, ts(now.Add(lease)))
-		if err != nil {
-			return err
+		jobs = []*seald.Job{}
+		for _, kind := range kinds {
+			if len(jobs) == limit {
+				break
+			}
+			rows, err := tx.Query(ctx, claimKindSQL, kind, ts(now), limit-len(jobs), ts(now.Add(lease)))
+			if err != nil {
+				return err
+			}
+			got, err := collect(rows, scanJob)
+			if err != nil {
+				return err
+			}
+			// RETURNING gives no order.
+			sort.Slice(got, func(a, b int) bool {
+				if !got[a].RunAt.Equal(got[b].RunAt) {
+					return got[a].RunAt.Before(got[b].RunAt)
+				}
+				return got[a].ID < got[b].ID
+			})
+			jobs = append(jobs, got...)
 		}
-		jobs, err = collect(rows, scanJob)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	// RETURNING gives no order.
-	sort.Slice(jobs, func(a, b int) bool {
-		if !jobs[a].RunAt.Equal(jobs[b].RunAt) {
-			return jobs[a].RunAt.Before(jobs[b].RunAt)
-		}
-		return jobs[a].ID < jobs[b].ID
-	})
 	return jobs, nil
+}
+
+// distinct returns kinds without repeats, in their first order: a kind named twice would otherwise be
+// claimed twice when the lease is zero.
+func distinct(kinds []string) []string {
+	out := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // leaseArg is the stored form of a job's lease: NULL when it is not leased.

@@ -3,8 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"seald"
@@ -40,42 +40,65 @@ func setJobIDs(reference string, jobs []*seald.Job, ids []int64) {
 	}
 }
 
-// ClaimJobs leases up to limit due jobs of the given kinds, earliest first, in one statement of one write
-// transaction: the writer lock makes the choice and the lease atomic, across processes too. No kinds, or a
-// limit below 1, claims nothing.
+// claimKindSQL leases the due jobs of one kind, earliest first, up to a limit; jobs_kind_run_at serves it as
+// one range scan.
+const claimKindSQL = `UPDATE jobs SET leased_until = ? WHERE id IN (
+		SELECT id FROM jobs WHERE kind = ? AND run_at <= ? AND (leased_until IS NULL OR leased_until <= ?)
+		ORDER BY run_at, id LIMIT ?)
+	RETURNING id, kind, reference, attempts, run_at, leased_until, last_error`
+
+// ClaimJobs leases up to limit due jobs of the given kinds, kind by kind in the order given (the caller's
+// priority: the pipeline puts later stages first, so that records already anchored finish while a backlog
+// of store jobs waits), earliest first within a kind. Every kind's statement runs in one write transaction:
+// the writer lock makes the choice and the lease atomic, across processes too. No kinds, or a limit below
+// 1, claims nothing.
 func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*seald.Job, error) {
 	const op = "sqlite.ClaimJobs"
 	if len(kinds) == 0 || limit < 1 {
 		return []*seald.Job{}, nil
 	}
-	args := []any{millis(now.Add(lease))}
-	for _, k := range kinds {
-		args = append(args, k)
-	}
-	args = append(args, millis(now), millis(now), limit)
-	q := `UPDATE jobs SET leased_until = ? WHERE id IN (
-		SELECT id FROM jobs WHERE kind IN (?` + strings.Repeat(", ?", len(kinds)-1) + `)
-		AND run_at <= ? AND (leased_until IS NULL OR leased_until <= ?)
-		ORDER BY run_at, id LIMIT ?)
-		RETURNING id, kind, reference, attempts, run_at, leased_until, last_error`
+	kinds = distinct(kinds)
 	var jobs []*seald.Job
 	err := s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
 		jobs = []*seald.Job{}
-		for rows.Next() {
-			j, err := scanJob(rows)
+		for _, kind := range kinds {
+			if len(jobs) == limit {
+				break
+			}
+			got, err := claimKind(ctx, tx, kind, limit-len(jobs), now, lease)
 			if err != nil {
 				return err
 			}
-			jobs = append(jobs, j)
+			jobs = append(jobs, got...)
 		}
-		return rows.Err()
+		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// claimKind leases up to limit due jobs of one kind and returns them earliest first.
+func claimKind(ctx context.Context, tx *wtx, kind string, limit int, now time.Time, lease time.Duration) ([]*seald.Job, error) {
+	st, err := tx.stmt(ctx, claimKindSQL)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, millis(now.Add(lease)), kind, millis(now), millis(now), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var jobs []*seald.Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, j)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	// RETURNING gives no order.
@@ -86,6 +109,18 @@ func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now ti
 		return jobs[a].ID < jobs[b].ID
 	})
 	return jobs, nil
+}
+
+// distinct returns kinds without repeats, in their first order: a kind named twice would otherwise be
+// claimed twice when the lease is zero.
+func distinct(kinds []string) []string {
+	out := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func scanJob(sc scanner) (*seald.Job, error) {

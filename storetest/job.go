@@ -14,6 +14,7 @@ var jobTests = []test{
 	{"ClaimLimit", testClaimLimit},
 	{"ClaimLease", testClaimLease},
 	{"ClaimNothing", testClaimNothing},
+	{"ClaimPriority", testClaimPriority},
 	{"ClaimConcurrent", testClaimConcurrent},
 	{"Complete", testCompleteJob},
 	{"CompleteKeepsPayload", testCompleteKeepsPayload},
@@ -107,6 +108,42 @@ func testClaimLease(t *testing.T, s seald.Store) {
 	if again.ID != first.ID || !again.LeasedUntil.Equal(base.Add(2*lease)) {
 		t.Errorf("claimed after the lease: %s, want job %d leased until %v", show(again), first.ID, base.Add(2*lease))
 	}
+}
+
+// Kinds are claimed in the order given: a ready finish job before an older ready store job, so that the
+// pipeline's later stages are not stuck behind a backlog of earlier ones; a job not yet due never jumps
+// ahead, and the order is the caller's, not a fixed one.
+func testClaimPriority(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	oldStore := &seald.Job{Kind: seald.JobStore, RunAt: base.Add(-time.Hour)}
+	store := &seald.Job{Kind: seald.JobStore, RunAt: base.Add(-time.Minute)}
+	withJobs(t, s, p, oldStore, store)
+	notify := &seald.Job{Kind: seald.JobNotify, RunAt: base.Add(-time.Second)}
+	withJobs(t, s, p, notify)
+	finish := &seald.Job{Kind: seald.JobFinish, RunAt: base}
+	lateFinish := &seald.Job{Kind: seald.JobFinish, RunAt: base.Add(time.Second)} // not due at base
+	withJobs(t, s, p, finish, lateFinish)
+
+	lease := time.Minute
+	until := base.Add(lease)
+	priority := []string{seald.JobFinish, seald.JobNotify, seald.JobStore}
+	got, err := s.ClaimJobs(ctx, priority, 1, base, lease)
+	ok(t, "ClaimJobs finish, notify, store (limit 1)", err)
+	equal(t, "the first claim", got, []*seald.Job{claimed(finish, until)})
+	got, err = s.ClaimJobs(ctx, priority, 2, base, lease)
+	ok(t, "ClaimJobs finish, notify, store (limit 2)", err)
+	equal(t, "the second claim", got, []*seald.Job{claimed(notify, until), claimed(oldStore, until)})
+
+	// The caller's order, not a fixed one: store first when asked so.
+	later := base.Add(time.Hour) // every lease above has run out, lateFinish is due
+	until = later.Add(lease)
+	got, err = s.ClaimJobs(ctx, []string{seald.JobStore, seald.JobFinish}, 3, later, lease)
+	ok(t, "ClaimJobs store, finish", err)
+	equal(t, "claimed store first", got, []*seald.Job{claimed(oldStore, until), claimed(store, until), claimed(finish, until)})
+	got, err = s.ClaimJobs(ctx, []string{seald.JobStore, seald.JobFinish, seald.JobStore}, 10, later, lease)
+	ok(t, "ClaimJobs with a kind named twice", err)
+	equal(t, "the rest", got, []*seald.Job{claimed(lateFinish, until)})
 }
 
 func testClaimNothing(t *testing.T, s seald.Store) {

@@ -26,7 +26,33 @@ func openStore(ctx context.Context, cfg *Config) (seald.Store, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, err
 	}
+	if err := privateFile(spec); err != nil {
+		return nil, err
+	}
 	return sqlite.Open(ctx, spec)
+}
+
+// privateFile creates the SQLite database file 0600 before SQLite does (which would make it 0644 under the
+// usual umask), or takes group and other access away from an existing one: it holds payloads until they
+// are stored, password hashes and sealed subscription keys. SQLite gives its -wal and -shm files the mode
+// of the database file. A file: URI or :memory: is left to SQLite.
+func privateFile(path string) error {
+	if strings.HasPrefix(path, "file:") || strings.HasPrefix(path, ":memory:") {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("database file: %w", err)
+	}
+	fi, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return os.Chmod(path, fi.Mode().Perm()&0o700)
+	}
+	return nil
 }
 
 // openOperator opens what the operator commands need: the store and the secrets of the data dir.

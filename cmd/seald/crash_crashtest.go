@@ -4,35 +4,34 @@ package main
 
 import (
 	"os"
+	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // crashHook kills the process, as kill -9 would (no deferred function runs, nothing is flushed), at the crash
-// point named by SEALD_CRASH_AT, after SEALD_CRASH_AFTER passes (default 1). Only builds with the crashtest
-// tag have it.
+// point named by SEALD_CRASH_AT, the SEALD_CRASH_AFTER-th time it is passed (default 1). Only builds with the
+// crashtest tag have it. The count is atomic: job runners pass the points concurrently.
 func crashHook(getenv func(string) string) func(string) {
 	at := getenv("SEALD_CRASH_AT")
 	if at == "" {
 		return nil
 	}
-	n := 1
+	n := int64(1)
 	if v := getenv("SEALD_CRASH_AFTER"); v != "" {
-		for _, c := range v {
-			if c < '0' || c > '9' {
-				return nil
-			}
+		parsed, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || parsed < 1 {
+			return nil
 		}
-		n = 0
-		for _, c := range v {
-			n = n*10 + int(c-'0')
-		}
+		n = parsed
 	}
+	var left atomic.Int64
+	left.Store(n)
 	return func(point string) {
 		if !strings.EqualFold(point, at) {
 			return
 		}
-		n--
-		if n <= 0 {
+		if left.Add(-1) <= 0 {
 			os.Exit(137)
 		}
 	}

@@ -14,6 +14,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"seald/httpapi"
+	"seald/internal/openapicheck"
 )
 
 // instance is one `seald serve` run in-process through run(), on a free loopback port.
@@ -27,6 +30,9 @@ type instance struct {
 	done    chan error
 	mu      sync.Mutex
 	logs    bytes.Buffer
+	// check validates every request and response sent through call and callWith against openapi.json.
+	check  *openapicheck.Checker
+	client *http.Client
 }
 
 // startServe runs serve with the data dir and extra args, waits for it to listen and reads the default
@@ -36,6 +42,7 @@ func startServe(t *testing.T, dataDir string, env map[string]string, extra ...st
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	in := &instance{t: t, DataDir: dataDir, cancel: cancel, done: make(chan error, 1)}
+	in.httpClient()
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--chain-rpc-addr", "",
 		"--rate-limit", "0", "--batch-wait", "100ms", "--log-level", "info"}, extra...)
 	getenv := func(k string) string { return env[k] }
@@ -104,6 +111,27 @@ func (in *instance) stop() {
 	}
 }
 
+// httpClient is the client of call and callWith: its transport checks every exchange against openapi.json,
+// and the problems fail the test when it ends.
+func (in *instance) httpClient() *http.Client {
+	in.t.Helper()
+	if in.client != nil {
+		return in.client
+	}
+	check, err := openapicheck.New(httpapi.OpenAPI)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	in.check, in.client = check, &http.Client{Transport: check.Transport(nil)}
+	t := in.t
+	t.Cleanup(func() {
+		for _, p := range check.Problems() {
+			t.Errorf("openapi.json: %s", p)
+		}
+	})
+	return in.client
+}
+
 // response is a decoded answer.
 type response struct {
 	Status int
@@ -139,7 +167,7 @@ func (in *instance) call(method, path, sub, api, contentType string, body any) *
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := in.httpClient().Do(req)
 	if err != nil {
 		in.t.Fatal(err)
 	}
@@ -226,7 +254,7 @@ func (in *instance) callWith(method, path string, headers map[string]string, bod
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := in.httpClient().Do(req)
 	if err != nil {
 		in.t.Fatal(err)
 	}

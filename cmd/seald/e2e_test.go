@@ -327,6 +327,23 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("service operations", func(t *testing.T) {
+		if r := in.call("GET", "/.well-known/seald-key", "", "", "", nil); r.Status != 200 || str(r.Body, "data.algorithm") != "Ed25519" {
+			t.Errorf("public key: %d %s", r.Status, r.Raw)
+		}
+		if r := in.call("GET", "/readyz", "", "", "", nil); r.Status != 200 || r.Body["success"] != true {
+			t.Errorf("readyz: %d %s", r.Status, r.Raw)
+		}
+		if r := in.call("GET", "/openapi.json", "", "", "", nil); r.Status != 200 || r.Body["openapi"] != "3.1.0" {
+			t.Errorf("openapi.json: %d %.200s", r.Status, r.Raw)
+		}
+		// This serve has no EOS network: the EOS operation refuses in its envelope.
+		r := in.post("/svc-data/data/authentication/ipfs/sm-eos/email", map[string]any{"data": map[string]any{"x": 1}, "to": "a@example.com"})
+		if r.Status != 400 || !strings.Contains(str(r.Body, "error"), "EOS") {
+			t.Errorf("EOS without an EOS chain: %d %s", r.Status, r.Raw)
+		}
+	})
+
 	t.Run("request ids", func(t *testing.T) {
 		r := in.callWith("GET", "/healthz", map[string]string{"X-Request-Id": "abc-123"}, nil)
 		if r.Header.Get("X-Request-Id") != "abc-123" {
@@ -335,6 +352,14 @@ func TestEndToEnd(t *testing.T) {
 		r = in.callWith("GET", "/healthz", map[string]string{"X-Request-Id": "bad id\twith junk"}, nil)
 		if id := r.Header.Get("X-Request-Id"); id == "" || strings.Contains(id, " ") {
 			t.Errorf("insane X-Request-Id kept: %q", id)
+		}
+	})
+
+	// Every request and response above was validated against openapi.json as it went (the problems are
+	// reported when the instance is cleaned up); here, every operation of the document must have been used.
+	t.Run("openapi coverage", func(t *testing.T) {
+		for _, op := range in.check.Missing() {
+			t.Errorf("the end-to-end test never calls %s", op)
 		}
 	})
 }

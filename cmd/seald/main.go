@@ -40,7 +40,16 @@ commands:
   bench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
                                           measure speed against same-run baselines; write a report
 
-Every command takes --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE).
+API commands (talk to a running serve over HTTP):
+  verify --hash H | --reference R | --cid C | --token-id N [--network POLYGON|EOS] | --file data.json | --ovi O [--json]
+                                          look a record up; exit status 1 when not found
+  seal --file records.jsonl [--concurrency 8] [--network POLYGON|EOS] [--out refs.jsonl]
+                                          submit one authentication request body per line
+  status [--watch] REFERENCE              print a record's state; --watch follows it to COMPLETED or FAILED
+
+The operator commands take --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE). The API commands
+take --url (default http://127.0.0.1:8080), --subscription-key and --api-key (also SEALD_URL,
+SEALD_SUBSCRIPTION_KEY, SEALD_API_KEY); without keys they read <data-dir>/credentials.json.
 Run 'seald <command> -h' for a command's flags.
 `
 
@@ -79,6 +88,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "bench":
 		return benchCommand(ctx, rest, getenv, stdout, stderr)
+	case "verify":
+		return verifyCommand(ctx, rest, getenv, stdout, stderr)
+	case "seal":
+		return sealCommand(ctx, rest, getenv, stdout, stderr)
+	case "status":
+		return statusCommand(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -73,15 +73,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ln.Close()
 		return err
 	}
+	crash := crashHook(getenv)
 	svc := &seald.Service{
-		Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
+		Crash: crash, Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
 		PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
 	}
 	pipe := &seald.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
 		Link: svc.VerificationLink, Workers: cfg.Workers, Lease: cfg.JobLease, Logger: logger,
 		Anchor: seald.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
-		Crash:  crashHook(getenv),
+		Crash:  crash,
 	}
 	svc.Wake = pipe.Wake
 	metrics := newMetrics(store, parts)
@@ -117,7 +118,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		api.MetricsHandler = metrics.Handler()
 	}
 	srv := &http.Server{
-		Handler:           api.Handler(),
+		Handler:           withDebug(api.Handler()),
 		ReadHeaderTimeout: httpapi.Timeouts.ReadHeader,
 		ReadTimeout:       httpapi.Timeouts.Read,
 		WriteTimeout:      httpapi.Timeouts.Write,

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"seald/client"
+)
+
+// The commands in this file talk to a running seald over its HTTP API, through package client only, as any
+// third party would; the operator commands in cli.go work on the store directly instead.
+
+// apiFlags are the connection settings of the API commands.
+type apiFlags struct {
+	URL, SubscriptionKey, APIKey, DataDir string
+}
+
+func apiFlagSet(name string, a *apiFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&a.URL, "url", "http://127.0.0.1:8080", "base URL of the seald API")
+	fs.StringVar(&a.SubscriptionKey, "subscription-key", "", "Ocp-Apim-Subscription-Key (default: from <data-dir>/credentials.json)")
+	fs.StringVar(&a.APIKey, "api-key", "", "Api-Key (default: from <data-dir>/credentials.json)")
+	fs.StringVar(&a.DataDir, "data-dir", "./seald-data", "where serve wrote credentials.json on its first start")
+	return fs
+}
+
+// apiTransport, when set, carries the API commands' requests; tests set it to check them against openapi.json.
+var apiTransport http.RoundTripper
+
+// client builds the API client; keys not given by flag or environment come from the credentials file serve
+// writes on first start, so that a local operator needs no flags at all.
+func (a *apiFlags) client(stderr io.Writer) (*client.Client, error) {
+	if a.SubscriptionKey == "" || a.APIKey == "" {
+		b, err := os.ReadFile(filepath.Join(a.DataDir, "credentials.json"))
+		if err == nil {
+			var creds struct {
+				Sub string `json:"subscription_key"`
+				API string `json:"api_key"`
+			}
+			if err := json.Unmarshal(b, &creds); err != nil {
+				return nil, fmt.Errorf("%s: %v", filepath.Join(a.DataDir, "credentials.json"), err)
+			}
+			if a.SubscriptionKey == "" {
+				a.SubscriptionKey = creds.Sub
+			}
+			if a.APIKey == "" {
+				a.APIKey = creds.API
+			}
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if a.SubscriptionKey == "" || a.APIKey == "" {
+		return nil, errors.New("no API keys: give --subscription-key and --api-key (or SEALD_SUBSCRIPTION_KEY and SEALD_API_KEY), or --data-dir of a serve that wrote credentials.json")
+	}
+	return client.New(a.URL, client.WithKeys(a.SubscriptionKey, a.APIKey), client.WithRetry(10, 30*time.Second),
+		client.WithHTTPClient(&http.Client{Timeout: 60 * time.Second, Transport: apiTransport})), nil
+}
+
+// parseInterspersed parses flags that may come before or after positional arguments
+// (`status REF --watch` as well as `status --watch REF`), and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string, getenv func(string) string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parse(fs, args, getenv); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// verifyCommand looks a record up by one key and prints it; not found is an error, so the exit status tells.
+func verifyCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var a apiFlags
+	fs := apiFlagSet("verify", &a)
+	fs.SetOutput(stderr)
+	hash := fs.String("hash", "", "SHA-256 hash of the data (64 hex digits)")
+	ref := fs.String("reference", "", "reference (D-... or I-...)")
+	cid := fs.String("cid", "", "IPFS CID of the stored copy")
+	token := fs.String("token-id", "", "ERC-721 token id")
+	network := fs.String("network", "POLYGON", "network of --token-id: POLYGON or EOS")
+	file := fs.String("file", "", "a file holding the JSON data itself (- for stdin)")
+	ovi := fs.String("ovi", "", "encrypted reference (encrypted_ovi)")
+	asJSON := fs.Bool("json", false, "print the verification result as JSON")
+	proof := fs.Bool("proof", false, "include the offline proof bundle (with --json)")
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	n := 0
+	for _, v := range []string{*hash, *ref, *cid, *token, *file, *ovi} {
+		if v != "" {
+			n++
+		}
+	}
+	if n != 1 || fs.NArg() > 0 {
+		return errors.New("verify: give exactly one of --hash, --reference, --cid, --token-id, --file or --ovi")
+	}
+	c, err := a.client(stderr)
+	if err != nil {
+		return err
+	}
+	var opts []client.VerifyOption
+	if *proof {
+		opts = append(opts, client.IncludeProof())
+	}
+	var v *client.Verification
+	switch {
+	case *hash != "":
+		v, err = c.VerifyHash(ctx, *hash, opts...)
+	case *ref != "":
+		v, err = c.VerifyReference(ctx, *ref, opts...)
+	case *cid != "":
+		v, err = c.VerifyCID(ctx, *cid, opts...)
+	case *token != "":
+		v, err = c.VerifyTokenID(ctx, strings.ToUpper(*network), *token, opts...)
+	case *ovi != "":
+		v, err = c.VerifyOVI(ctx, *ovi, opts...)
+	default:
+		var data []byte
+		if data, err = readInput(*file); err != nil {
+			return err
+		}
+		if !json.Valid(data) {
+			return fmt.Errorf("verify: %s is not JSON", *file)
+		}
+		v, err = c.VerifyData(ctx, json.RawMessage(data), opts...)
+	}
+	if client.IsNotFound(err) {
+		fmt.Fprintln(stdout, "NOT FOUND:", err.(*client.Error).Message)
+		return errors.New("no such record")
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(stdout, v)
+	}
+	printVerification(stdout, v)
+	return nil
+}
+
+func readInput(name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(os.Stdin)
+	}
+	return os.ReadFile(name)
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// printVerification writes the result for a person: what was sealed, by whom, when, where it is anchored.
+func printVerification(w io.Writer, v *client.Verification) {
+	d := v.Details
+	verdict := "VERIFIED"
+	if v.Status != "ACTIVE" {
+		verdict = "FOUND, BUT " + v.Status
+	}
+	fmt.Fprintf(w, "%s  %s\n", verdict, d.Reference)
+	row := func(k, val string) {
+		if val != "" {
+			fmt.Fprintf(w, "  %-10s %s\n", k, val)
+		}
+	}
+	row("hash", d.Hash)
+	row("owner", v.Owner.Business.Name+" / "+v.Owner.Project.Name+" ("+v.Privacy+")")
+	row("sealed", d.CreatedTime)
+	row("pipeline", d.Pipeline)
+	chain := v.Blockchain.BlockchainNetwork
+	if v.Blockchain.TokenID != "" {
+		chain += " token " + v.Blockchain.TokenID
+	} else {
+		chain += " (not anchored yet)"
+	}
+	if v.Blockchain.RevokedOnChain {
+		chain += ", revoked on chain"
+	}
+	row("chain", chain)
+	row("ipfs", v.IPFS.CID)
+	var flags []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{v.Misc.IsEmail, "e-mailed"}, {v.Misc.IsEncrypted, "encrypted"}, {v.Misc.IsSigned, "signed"},
+		{v.Misc.HasPassword, "password"}, {v.IsDataDownloadable, "downloadable"}} {
+		if f.on {
+			flags = append(flags, f.name)
+		}
+	}
+	row("flags", strings.Join(flags, ", "))
+}
+
+// statusCommand prints a record's status; with --watch it follows the record until COMPLETED or FAILED,
+// printing a line at each change.
+func statusCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var a apiFlags
+	fs := apiFlagSet("status", &a)
+	fs.SetOutput(stderr)
+	watch := fs.Bool("watch", false, "follow the record until COMPLETED or FAILED")
+	interval := fs.Duration("interval", time.Second, "time between reads with --watch")
+	asJSON := fs.Bool("json", false, "print the status record as JSON")
+	pos, err := parseInterspersed(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return errors.New("status: give one REFERENCE")
+	}
+	c, err := a.client(stderr)
+	if err != nil {
+		return err
+	}
+	last := ""
+	for {
+		s, err := c.Status(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		if !*watch {
+			if *asJSON {
+				return printJSON(stdout, s)
+			}
+			printStatus(stdout, s)
+			return nil
+		}
+		line := statusLine(s)
+		if line != last {
+			fmt.Fprintf(stdout, "%s  %s\n", time.Now().UTC().Format("15:04:05"), line)
+			last = line
+		}
+		switch s.State {
+		case client.StateCompleted:
+			return nil
+		case client.StateFailed:
+			return fmt.Errorf("record %s failed", s.Reference)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(*interval):
+		}
+	}
+}
+
+func statusLine(s *client.StatusRecord) string {
+	line := fmt.Sprintf("%-16s status %s", s.State, s.Status)
+	if s.TokenID != "" {
+		line += "  token " + s.TokenID
+	}
+	if s.ErrorMessage != nil {
+		line += fmt.Sprintf("  error %s: %s", s.ErrorType, *s.ErrorMessage)
+	}
+	return line
+}
+
+func printStatus(w io.Writer, s *client.StatusRecord) {
+	fmt.Fprintf(w, "%s\n", s.Reference)
+	errText := "-"
+	if s.ErrorMessage != nil {
+		errText = s.ErrorType + ": " + *s.ErrorMessage
+	}
+	for _, r := range [][2]string{{"state", s.State}, {"status", s.Status}, {"error", errText}, {"hash", s.Hash},
+		{"network", s.BlockchainNetwork}, {"token", s.TokenID}, {"cid", s.CID}, {"created", s.CreatedTime},
+		{"updated", s.UpdatedTime}} {
+		if r[1] != "" {
+			fmt.Fprintf(w, "  %-8s %s\n", r[0], r[1])
+		}
+	}
+}

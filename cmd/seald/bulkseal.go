@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"seald/client"
+)
+
+// sealLine is one line of a bulk file and what became of it.
+type sealLine struct {
+	n         int // line number, from 1
+	body      []byte
+	sent      bool
+	result    *client.AuthenticationResult
+	err       error
+	requestID string
+}
+
+// sealCommand submits every line of a JSONL file (each an authentication request body: data, to, cc,
+// subject, ...) with a few requests in flight, shows a progress bar on stderr, and prints a summary with the
+// reason of every failed line. Lines are sent as they are, so members this CLI does not know still reach the
+// service. The exit status is non-zero when any line failed. The file is read whole first, so that the bar
+// knows its total; a file too big for memory is too big for one command anyway and is better split.
+func sealCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var a apiFlags
+	fs := apiFlagSet("seal", &a)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "JSONL file, one authentication request body per line (- for stdin)")
+	concurrency := fs.Int("concurrency", 8, "requests in flight")
+	network := fs.String("network", client.Polygon, "POLYGON or EOS")
+	out := fs.String("out", "", "write {line, reference, hash} of each accepted line to this JSONL file")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if *file == "" || fs.NArg() > 0 {
+		return errors.New("seal: give --file records.jsonl")
+	}
+	if *concurrency < 1 {
+		return errors.New("seal: --concurrency must be at least 1")
+	}
+	c, err := a.client(stderr)
+	if err != nil {
+		return err
+	}
+	raw, err := readInput(*file)
+	if err != nil {
+		return err
+	}
+	lines := splitLines(raw)
+	if len(lines) == 0 {
+		return fmt.Errorf("seal: %s has no records", *file)
+	}
+
+	bar := progressbar.NewOptions(len(lines), progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("sealing"),
+		progressbar.OptionShowCount(), progressbar.OptionSetWidth(30), progressbar.OptionSetVisibility(!*quiet),
+		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionOnCompletion(func() { fmt.Fprintln(stderr) }))
+	jobs := make(chan *sealLine)
+	var wg sync.WaitGroup
+	var barMu sync.Mutex
+	net := strings.ToUpper(*network)
+	for range min(*concurrency, len(lines)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for l := range jobs {
+				l.sent = true
+				if !looksLikeObject(l.body) {
+					l.err = errors.New("not a JSON object")
+				} else {
+					l.result, l.err = c.AuthenticateJSON(ctx, net, json.RawMessage(l.body))
+				}
+				barMu.Lock()
+				_ = bar.Add(1)
+				barMu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, l := range lines {
+		select {
+		case jobs <- l:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	_ = bar.Finish()
+
+	var accepted, failed, unsent int
+	var reasons []string
+	var refs bytes.Buffer
+	for _, l := range lines {
+		switch {
+		case !l.sent:
+			unsent++
+		case l.err != nil:
+			failed++
+			reasons = append(reasons, fmt.Sprintf("  line %d: %s", l.n, reason(l.err)))
+		default:
+			accepted++
+			b, _ := json.Marshal(map[string]any{"line": l.n, "reference": l.result.Reference, "hash": l.result.Hash})
+			refs.Write(append(b, '\n'))
+		}
+	}
+	fmt.Fprintf(stdout, "submitted %d, accepted %d, failed %d", len(lines)-unsent, accepted, failed)
+	if unsent > 0 {
+		fmt.Fprintf(stdout, ", not submitted %d (interrupted)", unsent)
+	}
+	fmt.Fprintln(stdout)
+	for _, r := range reasons {
+		fmt.Fprintln(stdout, r)
+	}
+	if *out != "" {
+		if err := os.WriteFile(*out, refs.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if failed > 0 || unsent > 0 {
+		return fmt.Errorf("%d of %d records were not accepted", failed+unsent, len(lines))
+	}
+	return nil
+}
+
+// splitLines returns the non-blank lines of a JSONL text with their line numbers.
+func splitLines(raw []byte) []*sealLine {
+	var out []*sealLine
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 0, 64<<10), len(raw)+1)
+	for n := 1; sc.Scan(); n++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) > 0 {
+			out = append(out, &sealLine{n: n, body: append([]byte(nil), b...)})
+		}
+	}
+	return out
+}
+
+func looksLikeObject(b []byte) bool { return len(b) > 0 && b[0] == '{' && json.Valid(b) }
+
+// reason is a failure as a person reads it: the service's status and message, or the transport error.
+func reason(err error) string {
+	var e *client.Error
+	if errors.As(err, &e) {
+		return fmt.Sprintf("%d %s", e.StatusCode, e.Message)
+	}
+	return err.Error()
+}

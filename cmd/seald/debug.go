@@ -1,0 +1,8 @@
+//go:build !soak
+
+package main
+
+import "net/http"
+
+// withDebug returns the API as it is: only soak builds (debug_soak.go) add a debug endpoint.
+func withDebug(h http.Handler) http.Handler { return h }
