@@ -88,7 +88,8 @@ func TestPostgresRestart(t *testing.T) {
 	if !until(30*time.Second, func() bool { return load.seen(503) > 0 }) {
 		t.Fatalf("no 503 while PostgreSQL is down: %v", load.seen(0))
 	}
-	st := in.get(statusPath + "?reference=D-00000000000000000000000000")
+	// A well-formed reference, so the answer needs the store even when the caller's keys are cached.
+	st := in.get(statusPath + "?reference=D-00000000-0000-4000-8000-000000000000")
 	if st.Status != 503 || st.Body["success"] != false || st.Body["error"] == nil {
 		t.Errorf("status during the outage: %d %s", st.Status, st.Raw)
 	}
