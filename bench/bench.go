@@ -15,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"seald/client"
 	"slices"
 	"strings"
 	"time"
@@ -107,6 +108,11 @@ type System struct {
 	BusinessID, ProjectID   string
 	Privacy                 seald.Privacy
 	Close                   func() error
+}
+
+// client is the typed client of package client for base with the system's keys, over hc.
+func (s *System) client(base string, hc *http.Client) *client.Client {
+	return client.New(base, client.WithKeys(s.SubscriptionKey, s.APIKey), client.WithHTTPClient(hc))
 }
 
 // Opener opens a System.

@@ -58,8 +58,9 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 	}
 	defer stop()
 	const workers = 64
-	client := newClient(workers)
-	defer client.CloseIdleConnections()
+	hc := newClient(workers)
+	api := sys.client(base, hc)
+	defer hc.CloseIdleConnections()
 	run := &E2ERun{Store: "sqlite", OfferedRate: cfg.E2ERate, Seconds: cfg.E2EDuration.Seconds(),
 		WarmupSeconds: cfg.E2EWarmup.Seconds()}
 
@@ -86,7 +87,7 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 					return
 				}
 				time.Sleep(time.Until(due))
-				s, err := sealOnce(ctx, client, base, sys, i)
+				ref, err := sealOnce(ctx, api, i)
 				mu.Lock()
 				if err != nil {
 					errs.Add(1)
@@ -94,7 +95,7 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 						firstErr = err
 					}
 				} else {
-					refs = append(refs, s.reference)
+					refs = append(refs, ref)
 				}
 				mu.Unlock()
 			}

@@ -3,10 +3,10 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"seald/client"
 	"strconv"
 	"sync/atomic"
 
@@ -56,14 +56,14 @@ func intakeStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*In
 	}
 	defer stop()
 	c := cfg.IntakeConns
-	client := newClient(c)
+	hc := newClient(c)
 	run := &IntakeRun{Store: st.name, Conns: c, RequestBytes: len(sealBody(0))}
-	ref, err := sealOnce(ctx, client, base, sys, -1)
+	first, err := postOnce(ctx, hc, base+sealPath, sealBody(-1), sys)
 	if err != nil {
 		return nil, err
 	}
-	run.ResponseBytes = ref.bytes
-	ceilBase, stopCeil, err := serveLoopback(staticJSON(http.StatusCreated, run.ResponseBytes))
+	run.ResponseBytes = len(first)
+	ceilBase, stopCeil, err := serveLoopback(staticBody(http.StatusCreated, first))
 	if err != nil {
 		return nil, err
 	}
@@ -71,14 +71,14 @@ func intakeStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*In
 
 	var rss peakRSS
 	rss.Reset()
-	run.Ceiling = closedLoop(ctx, c, cfg.Warmup, cfg.Duration, postRequest(client, ceilBase+"/", nil, nil))
+	run.Ceiling = closedLoop(ctx, c, cfg.Warmup, cfg.Duration, sealRequest(sys.client(ceilBase, hc), nil))
 	run.Ceiling.PeakRSSMB = rss.MB()
-	client.CloseIdleConnections()
+	hc.CloseIdleConnections()
 	var accepted atomic.Int64
 	rss.Reset()
-	run.Seald = closedLoop(ctx, c, cfg.Warmup, cfg.Duration, postRequest(client, base+sealPath, sys, &accepted))
+	run.Seald = closedLoop(ctx, c, cfg.Warmup, cfg.Duration, sealRequest(sys.client(base, hc), &accepted))
 	run.Seald.PeakRSSMB = rss.MB()
-	client.CloseIdleConnections()
+	hc.CloseIdleConnections()
 	run.Accepted = accepted.Load() + 1 // and the first one
 	fmt.Fprintf(cfg.Log, "bench: %s intake %d conns: %.0f/s (ceiling %.0f/s) p99 %.2f ms errors %d\n",
 		st.name, c, run.Seald.Rate, run.Ceiling.Rate, run.Seald.Latency.P99, run.Seald.Errors)
@@ -104,26 +104,12 @@ func sealBody(i int64) []byte {
 		`"to":"bench@example.com","subject":"Your invoice","body":"Sealed for you","is_html":0}`)
 }
 
-// postRequest returns a Request that POSTs sealBody(seq) to u with the keys of sys (none when nil) and
-// expects 201, counting each 201 in accepted when not nil.
-func postRequest(client *http.Client, u string, sys *System, accepted *atomic.Int64) Request {
+// sealRequest returns a Request that seals sealBody(seq) through package client (which fails on anything but
+// a 201 with a reference), counting each acceptance in accepted when not nil.
+func sealRequest(c *client.Client, accepted *atomic.Int64) Request {
 	return func(ctx context.Context, _ int, seq int64) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(sealBody(seq)))
-		if err != nil {
+		if _, err := c.AuthenticateJSON(ctx, client.Polygon, sealBody(seq)); err != nil {
 			return err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		if sys != nil {
-			req.Header.Set("Ocp-Apim-Subscription-Key", sys.SubscriptionKey)
-			req.Header.Set("Api-Key", sys.APIKey)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		drain(resp)
-		if resp.StatusCode != http.StatusCreated {
-			return errStatus(resp.StatusCode, http.StatusCreated)
 		}
 		if accepted != nil {
 			accepted.Add(1)
@@ -132,40 +118,36 @@ func postRequest(client *http.Client, u string, sys *System, accepted *atomic.In
 	}
 }
 
-// sealed is one accepted authentication.
-type sealed struct {
-	reference string
-	bytes     int
+// sealOnce seals authentication i through package client and returns its reference.
+func sealOnce(ctx context.Context, c *client.Client, i int64) (string, error) {
+	res, err := c.AuthenticateJSON(ctx, client.Polygon, sealBody(i))
+	if err != nil {
+		return "", err
+	}
+	return res.Reference, nil
 }
 
-// sealOnce POSTs authentication i and returns its reference.
-func sealOnce(ctx context.Context, client *http.Client, base string, sys *System, i int64) (sealed, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+sealPath, bytes.NewReader(sealBody(i)))
+// postOnce POSTs body to u with the keys of sys and returns the bytes of a 201: the one raw request, whose
+// answer the ceiling then serves.
+func postOnce(ctx context.Context, hc *http.Client, u string, body []byte, sys *System) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
-		return sealed{}, err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Ocp-Apim-Subscription-Key", sys.SubscriptionKey)
 	req.Header.Set("Api-Key", sys.APIKey)
-	resp, err := client.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
-		return sealed{}, err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return sealed{}, err
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusCreated {
-		return sealed{}, fmt.Errorf("%w: %s", errStatus(resp.StatusCode, http.StatusCreated), b)
+		return nil, fmt.Errorf("%w: %s", errStatus(resp.StatusCode, http.StatusCreated), b)
 	}
-	var env struct {
-		Data struct {
-			Reference string `json:"reference"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil || env.Data.Reference == "" {
-		return sealed{}, fmt.Errorf("authentication answer without a reference: %s", b)
-	}
-	return sealed{reference: env.Data.Reference, bytes: len(b)}, nil
+	return b, nil
 }
