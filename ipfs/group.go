@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 
 	dshelp "github.com/ipfs/boxo/datastore/dshelp"
 	blocks "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
 	flatfs "github.com/ipfs/go-ds-flatfs"
+
+	"seald/internal/group"
 )
 
 // Group puts. Storing one small file durably costs four fsyncs (the block's file and its directory, the
@@ -41,35 +41,23 @@ type embeddedOptions struct {
 // exists to measure group puts against the plain path (BenchmarkEmbeddedPutParallel).
 func WithoutGroupPut() EmbeddedOption { return func(o *embeddedOptions) { o.maxGroup = 1 } }
 
-const (
-	queued int32 = iota
-	taken
-	abandoned
-)
-
 // putReq is one caller's imported file waiting to be written.
 type putReq struct {
 	root   cid.Cid
 	blocks []blocks.Block
 	staged []staged // the new blocks, then the pin, written by the caller under temporary names
-	state  atomic.Int32
-	done   chan error
 }
 
+// putGroup writes the queued Puts in groups; the queue, the cancellation rule and the draining on close are
+// those of package group, whose abandon hook removes the staged files of a Put that will not be placed.
 type putGroup struct {
-	e        *Embedded
-	maxGroup int
-
-	mu     sync.Mutex
-	queue  []*putReq
-	closed bool
-	wake   chan struct{}
-	exited chan struct{}
+	e *Embedded
+	g *group.Committer[*putReq]
 }
 
 func newPutGroup(e *Embedded, maxGroup int) *putGroup {
-	g := &putGroup{e: e, maxGroup: maxGroup, wake: make(chan struct{}, 1), exited: make(chan struct{})}
-	go g.run()
+	g := &putGroup{e: e}
+	g.g = group.New(maxGroup, 1, g.write, func(r *putReq) { unstage(r.staged) })
 	return g
 }
 
@@ -78,7 +66,7 @@ func (g *putGroup) put(ctx context.Context, root cid.Cid, bs []blocks.Block) err
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	req := &putReq{root: root, blocks: bs, done: make(chan error, 1)}
+	req := &putReq{root: root, blocks: bs}
 	// Each caller writes its own files, so that the writing is spread over the callers and overlaps the
 	// committer's syncs; the committer only syncs and renames.
 	var err error
@@ -86,85 +74,29 @@ func (g *putGroup) put(ctx context.Context, root cid.Cid, bs []blocks.Block) err
 		unstage(req.staged)
 		return err
 	}
-	g.mu.Lock()
-	if g.closed {
-		g.mu.Unlock()
-		unstage(req.staged)
+	err = g.g.Submit(ctx, req)
+	if errors.Is(err, group.ErrClosed) {
 		return errors.New("ipfs: the embedded store is closed")
 	}
-	g.queue = append(g.queue, req)
-	g.mu.Unlock()
-	select {
-	case g.wake <- struct{}{}:
-	default:
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-ctx.Done():
-		if req.state.CompareAndSwap(queued, abandoned) {
-			return ctx.Err()
-		}
-		// The committer has it: it runs to its end whatever the caller's context says, and the caller,
-		// which shares the write's variables, waits for the outcome (one group: milliseconds, bounded by
-		// the store's own timeouts) so that it learns whether it was committed.
-		return <-req.done
-	}
+	return err
 }
 
 // close stops taking Puts and waits for the queued ones to be written.
-func (g *putGroup) close() {
-	g.mu.Lock()
-	g.closed = true
-	g.mu.Unlock()
-	select {
-	case g.wake <- struct{}{}:
-	default:
-	}
-	<-g.exited
-}
-
-func (g *putGroup) run() {
-	defer close(g.exited)
-	for range g.wake {
-		for {
-			g.mu.Lock()
-			n := min(len(g.queue), g.maxGroup)
-			group := make([]*putReq, 0, n)
-			for _, r := range g.queue[:n] {
-				if r.state.CompareAndSwap(queued, taken) {
-					group = append(group, r)
-				} else {
-					unstage(r.staged)
-				}
-			}
-			g.queue = append(g.queue[:0], g.queue[n:]...)
-			empty, closed := len(g.queue) == 0, g.closed
-			g.mu.Unlock()
-			if len(group) > 0 {
-				g.write(group)
-			}
-			if empty {
-				if closed {
-					return
-				}
-				break
-			}
-		}
-	}
-}
+func (g *putGroup) close() { g.g.Close() }
 
 // write stores one group (see place). What fails there is the filesystem's (a sync or a rename), not one
 // file's, so every Put of the group gets the error, and its caller tries again later.
-func (g *putGroup) write(group []*putReq) {
+func (g *putGroup) write(group []*putReq) []error {
 	err := g.e.place(group)
 	if err != nil {
 		err = fmt.Errorf("ipfs: writing a group of %d files: %w", len(group), err)
 	}
-	for _, r := range group {
+	errs := make([]error, len(group))
+	for i, r := range group {
 		unstage(r.staged)
-		r.done <- err
+		errs[i] = err
 	}
+	return errs
 }
 
 // staged is a file written under a temporary name, to be renamed into place.

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 
 	"seald"
+	"seald/internal/group"
 )
 
 // Group commit of CreateRecord. Each commit waits for PostgreSQL to flush its WAL, and the API creates one
@@ -59,13 +58,6 @@ func WithoutGroupCommit() Option { return func(o *options) { o.maxGroup = 1 } }
 // MaxGroup sets how many records one group transaction takes at most (default 256); 1 turns grouping off.
 func MaxGroup(n int) Option { return func(o *options) { o.maxGroup = min(max(1, n), 1000) } }
 
-// Create states: queued, taken by the committer, or abandoned by its caller before that.
-const (
-	queued int32 = iota
-	taken
-	abandoned
-)
-
 // createReq is one caller's CreateRecord waiting for the committer.
 type createReq struct {
 	r       *seald.Record
@@ -73,128 +65,46 @@ type createReq struct {
 	payload []byte
 	jobs    []*seald.Job
 	ids     []int64 // the jobs' ids, once inserted
-	state   atomic.Int32
-	done    chan error
 }
 
+// committer creates the queued records in group transactions; the queue, the cancellation rule and the
+// draining on close are those of package group.
 type committer struct {
-	s        *Store
-	maxGroup int
-
-	mu     sync.Mutex
-	queue  []*createReq
-	closed bool
-	wake   chan struct{}
-	exited chan struct{}
+	s *Store
+	g *group.Committer[*createReq]
 }
 
 func newCommitter(s *Store, maxGroup int) *committer {
-	c := &committer{s: s, maxGroup: maxGroup, wake: make(chan struct{}, 1), exited: make(chan struct{})}
-	var wg sync.WaitGroup
-	for range committers {
-		wg.Go(c.run)
-	}
-	go func() { wg.Wait(); close(c.exited) }()
+	c := &committer{s: s}
+	c.g = group.New(maxGroup, committers, c.commit, nil,
+		group.Distinct(func(r *createReq) string { return r.r.Reference }))
 	return c
 }
 
 // create queues req and waits for its result.
 func (c *committer) create(ctx context.Context, op string, req *createReq) error {
-	if err := ctx.Err(); err != nil {
-		return wrap(op, err)
+	err := c.g.Submit(ctx, req)
+	if errors.Is(err, group.ErrClosed) {
+		err = errors.New("the store is closed")
 	}
-	req.done = make(chan error, 1)
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return wrap(op, errors.New("the store is closed"))
-	}
-	c.queue = append(c.queue, req)
-	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-ctx.Done():
-		if req.state.CompareAndSwap(queued, abandoned) {
-			return wrap(op, ctx.Err())
-		}
-		// The committer has it: it runs to its end whatever the caller's context says, and the caller,
-		// which shares the write's variables, waits for the outcome (one group: milliseconds, bounded by
-		// the store's own timeouts) so that it learns whether it was committed.
-		return <-req.done
-	}
+	// The errors of a record that was created or tried are already the store's (wrap leaves them as they
+	// are); those of a record never tried (the caller's context, a closed store) are given its codes here.
+	return wrap(op, err)
 }
 
-func (c *committer) close() {
-	c.mu.Lock()
-	c.closed = true
-	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
-	<-c.exited
-}
-
-func (c *committer) run() {
-	for range c.wake {
-		for {
-			c.mu.Lock()
-			var group, later []*createReq
-			seen := map[string]bool{}
-			i := 0
-			for ; i < len(c.queue) && len(group) < c.maxGroup; i++ {
-				r := c.queue[i]
-				if seen[r.r.Reference] {
-					later = append(later, r)
-					continue
-				}
-				if r.state.CompareAndSwap(queued, taken) {
-					seen[r.r.Reference] = true
-					group = append(group, r)
-				}
-			}
-			c.queue = append(later, c.queue[i:]...)
-			empty, closed := len(c.queue) == 0, c.closed
-			c.mu.Unlock()
-			if !empty {
-				// Let another committer start the next group while this one commits.
-				select {
-				case c.wake <- struct{}{}:
-				default:
-				}
-			}
-			if len(group) > 0 {
-				c.commit(group)
-			}
-			if empty {
-				if closed {
-					select { // wake the other committers so that they stop too
-					case c.wake <- struct{}{}:
-					default:
-					}
-					return
-				}
-				break
-			}
-		}
-	}
-}
+func (c *committer) close() { c.g.Close() }
 
 const opCreate = "postgres.CreateRecord"
 
-// commit creates the records of one group; see the comment at the top of this file.
-func (c *committer) commit(group []*createReq) {
+// commit creates the records of one group and returns the result of each; see the comment at the top of
+// this file.
+func (c *committer) commit(group []*createReq) []error {
+	results := make([]error, len(group))
 	if len(group) == 1 {
-		c.alone(group[0])
-		return
+		results[0] = c.alone(group[0])
+		return results
 	}
 	ctx := context.Background()
-	results := make([]error, len(group))
 	sentCommit, err := c.s.txCommit(ctx, func(tx pgx.Tx) error {
 		clear(results)
 		return insertGroup(ctx, tx, group, results)
@@ -205,22 +115,22 @@ func (c *committer) commit(group []*createReq) {
 			if results[i] == nil {
 				setJobIDs(r.r.Reference, r.jobs, r.ids)
 			}
-			r.done <- results[i]
 		}
 	case sentCommit:
-		for _, r := range group {
-			r.done <- wrap(opCreate, err)
+		for i := range group {
+			results[i] = wrap(opCreate, err)
 		}
 	default:
-		for _, r := range group {
-			c.alone(r)
+		for i, r := range group {
+			results[i] = c.alone(r)
 		}
 	}
+	return results
 }
 
 // alone creates one record in its own transaction, the path without group commit.
-func (c *committer) alone(r *createReq) {
-	r.done <- c.s.createOne(context.Background(), r.r, r.args, r.payload, r.jobs)
+func (c *committer) alone(r *createReq) error {
+	return c.s.createOne(context.Background(), r.r, r.args, r.payload, r.jobs)
 }
 
 // insertGroup inserts the records of a group, then the payloads and jobs of those that were new, setting

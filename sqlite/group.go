@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"sync"
-	"sync/atomic"
+
+	"seald/internal/group"
 )
 
 // Group commit. A commit in WAL mode with synchronous=FULL costs one fsync of the WAL (about a millisecond
@@ -46,37 +46,23 @@ func WithoutGroupCommit() Option { return func(o *options) { o.maxGroup = 1 } }
 // MaxGroup sets how many writes one group transaction takes at most (default 256); 1 turns grouping off.
 func MaxGroup(n int) Option { return func(o *options) { o.maxGroup = max(1, n) } }
 
-// Write states: queued, taken by the committer, or abandoned by its caller before that.
-const (
-	queued int32 = iota
-	taken
-	abandoned
-)
-
 // writeReq is one caller's write waiting for the committer.
 type writeReq struct {
-	ctx   context.Context // the caller's values, without its cancellation
-	op    string
-	fn    func(ctx context.Context, tx *wtx) error
-	state atomic.Int32
-	done  chan error // receives the write's result once
+	ctx context.Context // the caller's values, without its cancellation
+	op  string
+	fn  func(ctx context.Context, tx *wtx) error
 }
 
-// committer runs the queued writes of a Store in group transactions.
+// committer runs the queued writes of a Store in group transactions; the queue, the cancellation rule and
+// the draining on close are those of package group.
 type committer struct {
-	s        *Store
-	maxGroup int
-
-	mu     sync.Mutex
-	queue  []*writeReq
-	closed bool
-	wake   chan struct{} // a write was queued, or the committer must stop
-	exited chan struct{}
+	s *Store
+	g *group.Committer[*writeReq]
 }
 
 func newCommitter(s *Store, maxGroup int) *committer {
-	c := &committer{s: s, maxGroup: maxGroup, wake: make(chan struct{}, 1), exited: make(chan struct{})}
-	go c.run()
+	c := &committer{s: s}
+	c.g = group.New(maxGroup, 1, c.commit, nil)
 	return c
 }
 
@@ -85,83 +71,27 @@ var errClosed = errors.New("the store is closed")
 
 // write queues fn and waits for its result; see the comment at the top of this file.
 func (c *committer) write(ctx context.Context, op string, fn func(ctx context.Context, tx *wtx) error) error {
-	if err := ctx.Err(); err != nil {
-		return wrap(op, err)
+	err := c.g.Submit(ctx, &writeReq{ctx: context.WithoutCancel(ctx), op: op, fn: fn})
+	if errors.Is(err, group.ErrClosed) {
+		err = errClosed
 	}
-	req := &writeReq{ctx: context.WithoutCancel(ctx), op: op, fn: fn, done: make(chan error, 1)}
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		return wrap(op, errClosed)
-	}
-	c.queue = append(c.queue, req)
-	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-ctx.Done():
-		if req.state.CompareAndSwap(queued, abandoned) {
-			return wrap(op, ctx.Err()) // never run: nothing was written
-		}
-		// The committer has it: it runs to its end whatever the caller's context says, and the caller,
-		// which shares the write's variables, waits for the outcome (one group: milliseconds, bounded by
-		// the store's own timeouts) so that it learns whether it was committed.
-		return <-req.done
-	}
+	// The errors of a write that ran are already the store's (wrap leaves them as they are); those of a
+	// write never run (the caller's context, a closed store) are given the store's codes here.
+	return wrap(op, err)
 }
 
 // close stops taking writes and waits until every queued one has been run.
-func (c *committer) close() {
-	c.mu.Lock()
-	c.closed = true
-	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
-	<-c.exited
-}
+func (c *committer) close() { c.g.Close() }
 
-func (c *committer) run() {
-	defer close(c.exited)
-	for range c.wake {
-		for {
-			c.mu.Lock()
-			n := min(len(c.queue), c.maxGroup)
-			group := make([]*writeReq, 0, n)
-			for _, r := range c.queue[:n] {
-				if r.state.CompareAndSwap(queued, taken) {
-					group = append(group, r)
-				}
-			}
-			c.queue = append(c.queue[:0], c.queue[n:]...)
-			empty, closed := len(c.queue) == 0, c.closed
-			c.mu.Unlock()
-			if len(group) > 0 {
-				c.commit(group)
-			}
-			if empty {
-				if closed {
-					return
-				}
-				break
-			}
-		}
-	}
-}
-
-// commit runs one group. A single write is a plain transaction; several share one, each in a savepoint.
-func (c *committer) commit(group []*writeReq) {
+// commit runs one group and returns the result of each write. A single write is a plain transaction;
+// several share one, each in a savepoint.
+func (c *committer) commit(group []*writeReq) []error {
+	results := make([]error, len(group))
 	if len(group) == 1 {
 		r := group[0]
-		r.done <- c.s.writeTx(r.ctx, r.op, r.fn)
-		return
+		results[0] = c.s.writeTx(r.ctx, r.op, r.fn)
+		return results
 	}
-	results := make([]error, len(group))
 	err := c.s.writeTx(context.Background(), "sqlite.groupCommit", func(ctx context.Context, tx *wtx) error {
 		for i, r := range group {
 			if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
@@ -182,14 +112,11 @@ func (c *committer) commit(group []*writeReq) {
 	if err != nil {
 		// The group transaction itself failed (its commit, or the database broke under a write): nothing of
 		// it was written. Run each write alone, so that each gets the outcome of its own transaction.
-		for _, r := range group {
-			r.done <- c.s.writeTx(r.ctx, r.op, r.fn)
+		for i, r := range group {
+			results[i] = c.s.writeTx(r.ctx, r.op, r.fn)
 		}
-		return
 	}
-	for i, r := range group {
-		r.done <- results[i]
-	}
+	return results
 }
 
 // wtx is a write transaction that prepares each statement once: the writes of a group run the same few
