@@ -170,7 +170,15 @@ func (e *Embedded) start(genesis *core.Genesis, rpcAddr string) error {
 	ecfg.LogNoHistory = true            // no log index: seald finds anchors by transaction hash, never by log search
 	ecfg.TxPool.NoLocals = true         // the leader re-sends what it saved; no second journal of transactions
 	ecfg.Miner.GasPrice = big.NewInt(1) // the lowest tip the miner takes; also the tip the node suggests
-	ecfg.DatabaseCache, ecfg.TrieCleanCache, ecfg.TrieDirtyCache, ecfg.SnapshotCache = 64, 32, 32, 0
+	// Memory caches, in MiB. They live outside the Go heap (pebble's block cache and memtables are C
+	// allocations in cgo builds; the trie cache is fastcache, which mmaps its chunks), fill as every batch
+	// adds a block and its state, and only then stop growing: with 64 + 32 + 32 they were still filling after
+	// 20 minutes of soak, most of its anonymous-memory growth (docs/reliability.md, section 6). A
+	// dev-scale chain sealing a few blocks a second needs little: pebble gets 16 (its minimum in geth: a
+	// 16 MiB block cache and 2 MiB memtables); in archive mode with the hash scheme geth folds the dirty
+	// cache into the clean one, 8 + 8 = 16, which fastcache rounds up to its floor of 32 MiB (512 buckets
+	// of one 64 KiB chunk).
+	ecfg.DatabaseCache, ecfg.TrieCleanCache, ecfg.TrieDirtyCache, ecfg.SnapshotCache = 16, 8, 8, 0
 	backend, err := eth.New(stack, &ecfg)
 	if err != nil {
 		stack.Close()
