@@ -89,28 +89,13 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 	if strings.TrimSpace(body) == "" {
 		body = DefaultBody
 	}
-	now := s.now()
-	r := &Record{
-		Reference:    NewReference(PrefixAuthentication),
-		Pipeline:     PipelinePolygon,
-		BusinessID:   c.Business.BusinessID,
-		ProjectID:    c.Project.ProjectID,
-		Network:      network,
-		Hash:         hash,
-		MimeType:     "application/json",
-		Privacy:      c.Project.Privacy,
-		Status:       StatusActive,
-		State:        StatePending,
-		IsEmail:      true,
-		IsEncrypted:  true,
-		Downloadable: c.Project.Downloadable,
-		Mail:         &MailRequest{To: to, Cc: cc, Subject: subject, Body: body, HTML: req.IsHTML},
-		CreatedAt:    now,
-		UpdatedAt:    now,
-	}
+	pipeline := PipelinePolygon
 	if network == NetworkEOS {
-		r.Pipeline = PipelineEOS
+		pipeline = PipelineEOS
 	}
+	r := s.newRecord(c, PrefixAuthentication, pipeline, network, hash)
+	r.IsEmail = true
+	r.Mail = &MailRequest{To: to, Cc: cc, Subject: subject, Body: body, HTML: req.IsHTML}
 	if req.Password != nil {
 		if *req.Password == "" || len(*req.Password) > maxPassword {
 			return nil, Errorf(EINVALID, "password must be 1 to %d bytes", maxPassword)
@@ -125,12 +110,7 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 			return nil, err
 		}
 	}
-	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: now}); err != nil {
-		return nil, err
-	}
-	s.crashPoint(CrashAfterRecordSave)
-	s.wake()
-	return r, nil
+	return s.create(ctx, r, canon)
 }
 
 // Generate makes a generator (`ovi`) record: an I- reference, its encrypted_ovi for embedding in a document,
@@ -144,10 +124,19 @@ func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record
 	if _, ok := s.Chains[network]; !ok {
 		return nil, Errorf(EINVALID, "blockchain %s is not enabled on this service", network)
 	}
+	r := s.newRecord(c, PrefixGenerator, PipelineOVI, network, hash)
+	if r.OVI, err = s.Secrets.EncryptOVI(r.Reference, hash); err != nil {
+		return nil, err
+	}
+	return s.create(ctx, r, canon)
+}
+
+// newRecord is a new ACTIVE, PENDING record of the caller's project, created now.
+func (s *Service) newRecord(c *Caller, prefix, pipeline, network, hash string) *Record {
 	now := s.now()
-	r := &Record{
-		Reference:    NewReference(PrefixGenerator),
-		Pipeline:     PipelineOVI,
+	return &Record{
+		Reference:    NewReference(prefix),
+		Pipeline:     pipeline,
 		BusinessID:   c.Business.BusinessID,
 		ProjectID:    c.Project.ProjectID,
 		Network:      network,
@@ -161,10 +150,12 @@ func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record
 		CreatedAt:    now,
 		UpdatedAt:    now,
 	}
-	if r.OVI, err = s.Secrets.EncryptOVI(r.Reference, hash); err != nil {
-		return nil, err
-	}
-	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: now}); err != nil {
+}
+
+// create stores the record, its canonical payload and its first job (the store step) in one transaction,
+// then wakes the pipeline.
+func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record, error) {
+	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
 		return nil, err
 	}
 	s.crashPoint(CrashAfterRecordSave)
