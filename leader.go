@@ -139,7 +139,7 @@ func (p *Pipeline) reconcile(ctx context.Context, st *leaderState) error {
 		p.Logger.Info("re-sending batch the chain does not have", "network", st.network, "batch", b.ID,
 			"first_token", b.FirstTokenID, "state", b.State)
 		if err := st.a.Send(ctx, b.RawTx); err != nil {
-			p.setBatchError(ctx, b, err)
+			p.setBatchError(ctx, st, b, err)
 			return err
 		}
 		st.lastSend[b.ID] = time.Now()
@@ -243,7 +243,7 @@ func (p *Pipeline) abandon(st *leaderState, tx *BatchTx) {
 
 func (p *Pipeline) send(ctx context.Context, st *leaderState, b *Batch) error {
 	if err := st.a.Send(ctx, b.RawTx); err != nil {
-		p.setBatchError(ctx, b, err)
+		p.setBatchError(ctx, st, b, err)
 		return err
 	}
 	st.lastSend[b.ID] = time.Now()
@@ -265,7 +265,7 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (tim
 	for i := len(b.TxHashes) - 1; i >= 0; i-- {
 		rc, err := st.a.Receipt(ctx, b.TxHashes[i])
 		if err != nil {
-			p.setBatchError(ctx, b, err)
+			p.setBatchError(ctx, st, b, err)
 			return 0, err
 		}
 		if rc == nil {
@@ -293,7 +293,7 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (tim
 		}
 		tx, err := st.a.BuildBatch(ctx, BatchRequest{FirstTokenID: b.FirstTokenID, Hashes: hashes, Nonce: &nonce, Attempt: b.Attempt + 1})
 		if err != nil {
-			p.setBatchError(ctx, b, err)
+			p.setBatchError(ctx, st, b, err)
 			return 0, err
 		}
 		b.Attempt++
@@ -309,7 +309,7 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (tim
 	if time.Since(st.lastSend[b.ID]) > 5*time.Second {
 		// The node may have dropped it (a restart with an empty pool): sending it again is harmless.
 		if err := st.a.Send(ctx, b.RawTx); err != nil {
-			p.setBatchError(ctx, b, err)
+			p.setBatchError(ctx, st, b, err)
 			return 0, err
 		}
 		st.lastSend[b.ID] = time.Now()
@@ -346,10 +346,13 @@ func (p *Pipeline) setQueueError(ctx context.Context, st *leaderState, cause err
 	}
 }
 
-func (p *Pipeline) setBatchError(ctx context.Context, b *Batch, cause error) {
+// setBatchError shows a chain fault on the batch's records and on the records queued behind it: the leader
+// moves no new batch on while an open one cannot reach the chain, so they wait for the same cause.
+func (p *Pipeline) setBatchError(ctx context.Context, st *leaderState, b *Batch, cause error) {
 	if err := p.Store.SetBatchError(ctx, b.ID, ErrorTypeBlockchain, truncate(cause.Error()), p.now()); err != nil {
 		p.Logger.Error("save batch error", "err", err)
 	}
+	p.setQueueError(ctx, st, cause)
 }
 
 func truncate(s string) string {
