@@ -121,6 +121,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 			"--smtp-auth-accept-any",
 			"--smtp-disable-rdns",
 			"--disable-version-check",
+			"--max", "0", // keep every message: tests count them all (mailpit prunes past 500 by default)
 		}
 		if cfg.implicitTLS {
 			s.args = append(s.args, "--smtp-require-tls")
