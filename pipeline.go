@@ -38,12 +38,21 @@ func (p RetryPolicy) Delay(failures int) time.Duration {
 // DefaultWorkers is the number of job runners of a Pipeline that does not say.
 const DefaultWorkers = 32
 
+// PipelineStore is what the pipeline uses of the stores: its jobs, the records they work on, the batches
+// that anchor them and the leader locks.
+type PipelineStore interface {
+	Jobs
+	Records
+	Batches
+	Locks
+}
+
 // Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail,
 // then sign and COMPLETED in the same transaction; a separate finish job only when this process lacks the
 // record's chain), plus revocations. Every step is idempotent and its effect is saved in the
 // same transaction that deletes its job, so a crash at any point resumes at the step that was running.
 type Pipeline struct {
-	Store     Store
+	Store     PipelineStore
 	Secrets   *Secrets
 	Blobs     BlobStore           // nil: records wait in PENDING
 	Anchorers map[string]Anchorer // by network; a missing one: records wait in IPFS_STORED

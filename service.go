@@ -12,7 +12,7 @@ import (
 // see, and which status changes are allowed. Stores only persist what it decides; the HTTP layer only
 // translates.
 type Service struct {
-	Store   Store
+	Store   ServiceStore
 	Secrets *Secrets
 	// Blobs reads stored envelopes back for owner downloads; nil when IPFS is not configured.
 	Blobs BlobStore
@@ -38,6 +38,14 @@ type Service struct {
 	CacheTTL time.Duration
 
 	cache tenantCache
+}
+
+// ServiceStore is what Service uses of the stores: tenants and records, and the batches a record's proof
+// is read from.
+type ServiceStore interface {
+	Tenants
+	Records
+	Batch(ctx context.Context, id int64) (*Batch, error)
 }
 
 // DefaultSubject is the e-mail subject when the caller gives none.

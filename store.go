@@ -76,10 +76,13 @@ type Lock interface {
 	Release()
 }
 
-// Store persists seald's state. Implementations (package sqlite, package postgres) only persist: every rule
-// lives in Service and Pipeline. Methods that change several rows do it in one transaction. Lookups of
-// something absent return an *Error with code ENOTFOUND.
-type Store interface {
+// The stores: one small interface per noun. Implementations (package sqlite, package postgres) implement
+// them all and only persist: every rule lives in Service and the pipeline. Methods that change several rows do
+// it in one transaction. Lookups of something absent return an *Error with code ENOTFOUND. Consumers take
+// only the ones they use, so a fake or a new backend for one part implements only that part.
+
+// Tenants persists businesses, projects and their API keys.
+type Tenants interface {
 	// CreateBusiness inserts a business, its first project and the given keys in one transaction.
 	CreateBusiness(ctx context.Context, b *Business, p *Project, keys ...*Key) error
 	// CreateProject inserts a project of an existing business and its keys in one transaction.
@@ -97,7 +100,10 @@ type Store interface {
 	KeyByDigest(ctx context.Context, digest string) (*Key, error)
 	// Keys lists the keys of a business (all of them when businessID is empty).
 	Keys(ctx context.Context, businessID string) ([]*Key, error)
+}
 
+// Records persists records, their canonical payloads and their audit trails.
+type Records interface {
 	// CreateRecord inserts a record, its canonical payload (kept until the store step has put it into IPFS)
 	// and its first jobs in one transaction. A reference that exists is ECONFLICT.
 	CreateRecord(ctx context.Context, r *Record, payload []byte, jobs ...*Job) error
@@ -109,6 +115,14 @@ type Store interface {
 	// Payload returns the canonical data kept for the store step; ENOTFOUND once it has been dropped.
 	Payload(ctx context.Context, reference string) ([]byte, error)
 
+	// ChangeStatus moves a record from status from to c.To, appends c to the audit trail and inserts jobs,
+	// in one transaction; ECONFLICT if the record's status is no longer from.
+	ChangeStatus(ctx context.Context, c *StatusChange, from Status, jobs ...*Job) error
+	AuditTrail(ctx context.Context, reference string) ([]*StatusChange, error)
+}
+
+// Jobs persists the pipeline's durable jobs.
+type Jobs interface {
 	// ClaimJobs leases up to limit due jobs of the given kinds until now+lease and returns them. Several
 	// processes may claim at once; a job is given to one of them. The kinds are in priority order: every
 	// due job of kinds[0] comes before any of kinds[1], and so on; within a kind, the earliest run_at (then
@@ -127,7 +141,10 @@ type Store interface {
 	ReleaseLeases(ctx context.Context) error
 	// CountJobs counts the jobs of each kind, for metrics and tests.
 	CountJobs(ctx context.Context) (map[string]int, error)
+}
 
+// Batches persists the anchoring batches and the records' places in them.
+type Batches interface {
 	// AnchorQueue returns up to limit records of a network waiting in IPFS_STORED, oldest first.
 	AnchorQueue(ctx context.Context, network string, limit int) ([]*Record, error)
 	// NextTokenID returns the token id after the last one any batch of the network holds (1 when none).
@@ -151,13 +168,20 @@ type Store interface {
 	SetAnchorError(ctx context.Context, references []string, errorType, errorMessage string, now time.Time) error
 	// SetBatchError records a chain fault on every record of a batch (state unchanged).
 	SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error
+}
 
-	// ChangeStatus moves a record from status from to c.To, appends c to the audit trail and inserts jobs,
-	// in one transaction; ECONFLICT if the record's status is no longer from.
-	ChangeStatus(ctx context.Context, c *StatusChange, from Status, jobs ...*Job) error
-	AuditTrail(ctx context.Context, reference string) ([]*StatusChange, error)
-
+// Locks hands out the named locks that make one process the anchor leader of a network.
+type Locks interface {
 	// TryLock takes the named lock if no other process holds it; nil and no error when another does.
 	TryLock(ctx context.Context, name string) (Lock, error)
+}
+
+// Store is every store at once: what a backend implements and what cmd/seald opens and hands out.
+type Store interface {
+	Tenants
+	Records
+	Jobs
+	Batches
+	Locks
 	Close() error
 }
