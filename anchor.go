@@ -2,7 +2,6 @@ package seald
 
 import (
 	"context"
-	"time"
 )
 
 // Networks a record can be anchored on. EOS is served through EOS EVM, so both are EVM chains to seald: a
@@ -77,10 +76,4 @@ type Anchorer interface {
 	Revoke(ctx context.Context, tokenID uint64) (txHash string, err error)
 	// IsRevoked reads a token's revocation from the chain.
 	IsRevoked(ctx context.Context, tokenID uint64) (bool, error)
-}
-
-// AnchorPolicy says when a batch closes.
-type AnchorPolicy struct {
-	MaxRecords int           // close at this many records (default 1,024)
-	MaxWait    time.Duration // or this long after the oldest waiting record was stored (default 2 s)
 }

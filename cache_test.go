@@ -79,7 +79,7 @@ func newCacheEnv(t *testing.T) *cacheEnv {
 		t.Fatal(err)
 	}
 	e := &cacheEnv{store: &countingStore{Store: st}, clock: &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}}
-	chains := map[string]seald.Chain{seald.NetworkPolygon: newFakeChain().Chain()}
+	chains := map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"}}
 	e.svc = &seald.Service{Store: e.store, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now, CacheTTL: ttl}
 	e.other = &seald.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now}
 	if e.tenant, err = e.other.CreateTenant(t.Context(), seald.TenantRequest{Business: "Acme", Project: "Docs"}); err != nil {

@@ -20,11 +20,12 @@ type Observer interface {
 	Leading(network string, leading bool)
 }
 
-// nopObserver is the Observer of a Pipeline without one.
-type nopObserver struct{}
-
-func (nopObserver) StepDone(string, time.Duration, error) {}
-func (nopObserver) BatchAnchored(string, int, uint64)     {}
-func (nopObserver) MailSent(bool)                         {}
-func (nopObserver) BlobStored(int)                        {}
-func (nopObserver) Leading(string, bool)                  {}
+// Crash points, named for the crash tests.
+const (
+	CrashAfterIPFSAdd    = "after-ipfs-add"    // the envelope is in IPFS, its CID not saved
+	CrashAfterSign       = "after-sign"        // a batch transaction is signed and saved, not sent
+	CrashAfterBroadcast  = "after-broadcast"   // the batch transaction is sent, the send not saved
+	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
+	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
+	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
+)

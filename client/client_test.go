@@ -20,6 +20,7 @@ import (
 	"seald/ipfs"
 	"seald/jcs"
 	"seald/mail"
+	"seald/pipeline"
 	"seald/sqlite"
 )
 
@@ -50,7 +51,7 @@ func service(t *testing.T, rate float64) (string, *seald.Tenant, *openapicheck.C
 		Canonicalize: func(b []byte) ([]byte, error) { return jcs.CanonicalizeNamed(b, "data") },
 		Chains:       map[string]seald.Chain{"POLYGON": {Network: "POLYGON", ChainID: "137", Contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3"}},
 	}
-	pipe := &seald.Pipeline{Store: store, Secrets: secrets, Blobs: blobs, Mailer: outbox, Link: svc.VerificationLink, Workers: 2}
+	pipe := &pipeline.Pipeline{Store: store, Secrets: secrets, Blobs: blobs, Mailer: outbox, Link: svc.VerificationLink, Workers: 2}
 	svc.Wake = pipe.Wake
 	tenant, err := svc.EnsureDefaultTenant(ctx)
 	if err != nil || tenant == nil {

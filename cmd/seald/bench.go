@@ -16,6 +16,7 @@ import (
 	"seald"
 	"seald/bench"
 	"seald/httpapi"
+	"seald/pipeline"
 )
 
 // localPostgres is the local test server, used by bench when neither --postgres nor SEALD_TEST_POSTGRES_DSN
@@ -169,10 +170,10 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 			Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
 			PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
 		}
-		pipe := &seald.Pipeline{
+		pipe := &pipeline.Pipeline{
 			Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
 			Link: svc.VerificationLink, Workers: cfg.Workers, Logger: logger,
-			Anchor: seald.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
+			Anchor: pipeline.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
 		}
 		t, err := svc.CreateTenant(ctx, seald.TenantRequest{Business: "Bench business", Project: "Bench project"})
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"seald/evm"
 	"seald/ipfs"
 	"seald/mail"
+	"seald/pipeline"
 	"seald/sqlite"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkPipelineEmbedded(b *testing.B) {
 		name    string
 		group   bool
 		workers int
-	}{{"before", false, 8}, {"after", true, seald.DefaultWorkers}} {
+	}{{"before", false, 8}, {"after", true, pipeline.DefaultWorkers}} {
 		b.Run(c.name, func(b *testing.B) { benchPipeline(b, c.group, c.workers) })
 	}
 }
@@ -86,10 +87,10 @@ func benchPipeline(b *testing.B, group bool, workers int) {
 	svc := &seald.Service{Store: store, Secrets: secrets, Blobs: blobs, Canonicalize: canonicalizeData,
 		PublicURL: "http://127.0.0.1", Chains: map[string]seald.Chain{seald.NetworkPolygon: anchorer.Chain()}}
 	tm := &timings{}
-	pipe := &seald.Pipeline{Store: timedStore{store, tm}, Secrets: secrets, Blobs: timedBlobs{blobs, tm},
+	pipe := &pipeline.Pipeline{Store: timedStore{store, tm}, Secrets: secrets, Blobs: timedBlobs{blobs, tm},
 		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: anchorer}, Mailer: timedMailer{mailer, tm},
 		Link: svc.VerificationLink, Workers: workers,
-		Anchor: seald.AnchorPolicy{MaxRecords: 1024, MaxWait: 2 * time.Second}}
+		Anchor: pipeline.AnchorPolicy{MaxRecords: 1024, MaxWait: 2 * time.Second}}
 	svc.Wake = pipe.Wake
 	tenant, err := svc.EnsureDefaultTenant(ctx)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"seald"
 	"seald/httpapi"
+	"seald/pipeline"
 	"seald/web"
 )
 
@@ -78,10 +79,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Crash: crash, Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
 		PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
 	}
-	pipe := &seald.Pipeline{
+	pipe := &pipeline.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
 		Link: svc.VerificationLink, Workers: cfg.Workers, Lease: cfg.JobLease, Logger: logger,
-		Anchor: seald.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
+		Anchor: pipeline.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
 		Crash:  crash,
 	}
 	svc.Wake = pipe.Wake

@@ -1,4 +1,4 @@
-package seald_test
+package pipeline_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"seald"
 	"seald/jcs"
+	"seald/pipeline"
 	"seald/sqlite"
 )
 
@@ -66,12 +67,12 @@ func (e *env) open() {
 
 // start runs a pipeline until halt.
 func (e *env) start(batch int) {
-	p := &seald.Pipeline{
+	p := &pipeline.Pipeline{
 		Store: e.store, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: e.mailer,
 		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: e.chain},
 		Link:      e.svc.VerificationLink,
-		Anchor:    seald.AnchorPolicy{MaxRecords: batch, MaxWait: 30 * time.Millisecond},
-		Retry:     seald.RetryPolicy{Base: 5 * time.Millisecond, Max: 40 * time.Millisecond, MaxAttempts: 8},
+		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: 30 * time.Millisecond},
+		Retry:     pipeline.RetryPolicy{Base: 5 * time.Millisecond, Max: 40 * time.Millisecond, MaxAttempts: 8},
 		Poll:      10 * time.Millisecond, Workers: 3, Crash: e.crash,
 	}
 	if err := e.store.ReleaseLeases(e.t.Context()); err != nil {

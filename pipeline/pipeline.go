@@ -1,6 +1,8 @@
-package seald
+package pipeline
 
 import (
+	"seald"
+
 	"context"
 	"errors"
 	"fmt"
@@ -35,16 +37,22 @@ func (p RetryPolicy) Delay(failures int) time.Duration {
 	return time.Duration(float64(d) * jitter)
 }
 
+// AnchorPolicy says when a batch closes.
+type AnchorPolicy struct {
+	MaxRecords int           // close at this many records (default 1,024)
+	MaxWait    time.Duration // or this long after the oldest waiting record was stored (default 2 s)
+}
+
 // DefaultWorkers is the number of job runners of a Pipeline that does not say.
 const DefaultWorkers = 32
 
-// PipelineStore is what the pipeline uses of the stores: its jobs, the records they work on, the batches
+// Store is what the pipeline uses of the stores: its jobs, the records they work on, the batches
 // that anchor them and the leader locks.
-type PipelineStore interface {
-	Jobs
-	Records
-	Batches
-	Locks
+type Store interface {
+	seald.Jobs
+	seald.Records
+	seald.Batches
+	seald.Locks
 }
 
 // Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail,
@@ -52,11 +60,11 @@ type PipelineStore interface {
 // record's chain), plus revocations. Every step is idempotent and its effect is saved in the
 // same transaction that deletes its job, so a crash at any point resumes at the step that was running.
 type Pipeline struct {
-	Store     PipelineStore
-	Secrets   *Secrets
-	Blobs     BlobStore           // nil: records wait in PENDING
-	Anchorers map[string]Anchorer // by network; a missing one: records wait in IPFS_STORED
-	Mailer    Mailer              // nil: records wait in ANCHORED
+	Store     Store
+	Secrets   *seald.Secrets
+	Blobs     seald.BlobStore           // nil: records wait in PENDING
+	Anchorers map[string]seald.Anchorer // by network; a missing one: records wait in IPFS_STORED
+	Mailer    seald.Mailer              // nil: records wait in ANCHORED
 	// Link returns the verification link of a reference, for e-mails.
 	Link   func(reference string) string
 	Anchor AnchorPolicy
@@ -76,22 +84,12 @@ type Pipeline struct {
 	Crash  func(point string)
 	Logger *slog.Logger
 	// Observer is told about steps, batches, e-mails and blobs, for metrics; nil observes nothing.
-	Observer Observer
+	Observer seald.Observer
 	Now      func() time.Time
 
 	wakeOnce sync.Once
 	wakeCh   chan struct{}
 }
-
-// Crash points, named for the crash tests.
-const (
-	CrashAfterIPFSAdd    = "after-ipfs-add"    // the envelope is in IPFS, its CID not saved
-	CrashAfterSign       = "after-sign"        // a batch transaction is signed and saved, not sent
-	CrashAfterBroadcast  = "after-broadcast"   // the batch transaction is sent, the send not saved
-	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
-	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
-	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
-)
 
 func (p *Pipeline) crash(point string) {
 	if p.Crash != nil {
@@ -156,7 +154,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	for network, a := range p.Anchorers {
 		wg.Go(func() { p.lead(ctx, network, a) })
 	}
-	jobs := make(chan *Job)
+	jobs := make(chan *seald.Job)
 	free := make(chan struct{}, p.Workers)
 	for range p.Workers {
 		free <- struct{}{}
@@ -179,7 +177,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 // transactions for the steps' results: claiming job by job was a third of them, and the busiest in the
 // profile of the embedded pipeline. Jobs are never claimed ahead of an idle runner, so a lease starts
 // when its step can.
-func (p *Pipeline) claim(ctx context.Context, jobs chan<- *Job, free chan struct{}) {
+func (p *Pipeline) claim(ctx context.Context, jobs chan<- *seald.Job, free chan struct{}) {
 	defer close(jobs)
 	kinds := p.kinds()
 	idle := time.NewTimer(0)
@@ -231,12 +229,12 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- *Job, free chan struct
 // instead of waiting behind every store job accepted before it was anchored (claiming by run_at alone did
 // that: nothing completed until intake stopped).
 func (p *Pipeline) kinds() []string {
-	k := []string{JobFinish}
+	k := []string{seald.JobFinish}
 	if p.Mailer != nil {
-		k = append(k, JobNotify)
+		k = append(k, seald.JobNotify)
 	}
 	if p.Blobs != nil {
-		k = append(k, JobStore)
+		k = append(k, seald.JobStore)
 	}
 	return k
 }
@@ -244,17 +242,17 @@ func (p *Pipeline) kinds() []string {
 // errorTypeOf names the status record's error type for a failed step.
 func errorTypeOf(kind string) string {
 	switch kind {
-	case JobStore:
-		return ErrorTypeIPFS
-	case JobNotify:
-		return ErrorTypeEmail
-	case JobFinish:
-		return ErrorTypeInternal
+	case seald.JobStore:
+		return seald.ErrorTypeIPFS
+	case seald.JobNotify:
+		return seald.ErrorTypeEmail
+	case seald.JobFinish:
+		return seald.ErrorTypeInternal
 	}
-	return ErrorTypeBlockchain
+	return seald.ErrorTypeBlockchain
 }
 
-func (p *Pipeline) runJob(ctx context.Context, j *Job) {
+func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 	stepCtx, cancel := context.WithTimeout(ctx, p.Lease-time.Second)
 	defer cancel()
 	start := time.Now()
@@ -280,7 +278,7 @@ func (p *Pipeline) runJob(ctx context.Context, j *Job) {
 }
 
 // fail retries a failed job later, or ends it when the fault is permanent or retries are exhausted.
-func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, err error) {
+func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errType string, err error) {
 	msg := err.Error()
 	if len(msg) > 1000 {
 		msg = msg[:1000]
@@ -288,9 +286,9 @@ func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, 
 	j.Attempts++
 	j.LastError = msg
 	log := p.Logger.With("job", j.Kind, "reference", j.Reference, "attempt", j.Attempts)
-	if IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
-		state := StateFailed
-		if r != nil && (j.Kind == JobFinish || isRevoke(j.Kind)) {
+	if seald.IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
+		state := seald.StateFailed
+		if r != nil && (j.Kind == seald.JobFinish || isRevoke(j.Kind)) {
 			state = r.State // a failed signature or on-chain revocation does not undo the seal
 		}
 		log.Error("step failed for good", "err", err)
@@ -309,7 +307,7 @@ func (p *Pipeline) fail(ctx context.Context, j *Job, r *Record, errType string, 
 // stepName is a job kind as a metrics label: revocations of every network are one step, "revoke".
 func stepName(kind string) string {
 	if isRevoke(kind) {
-		return JobRevoke
+		return seald.JobRevoke
 	}
 	return kind
 }
@@ -321,7 +319,7 @@ func (p *Pipeline) save(ctx context.Context, fn func() error) error {
 	delay := 100 * time.Millisecond
 	for {
 		err := fn()
-		if err == nil || ErrorCode(err) != EUNAVAILABLE {
+		if err == nil || seald.ErrorCode(err) != seald.EUNAVAILABLE {
 			return err
 		}
 		select {
@@ -335,35 +333,35 @@ func (p *Pipeline) save(ctx context.Context, fn func() error) error {
 
 // saveRetry records a failed attempt, waiting out an unavailable store for up to a lease: a retry that is not
 // saved leaves the job claimed until its lease expires.
-func (p *Pipeline) saveRetry(ctx context.Context, j *Job, errType, msg string) error {
+func (p *Pipeline) saveRetry(ctx context.Context, j *seald.Job, errType, msg string) error {
 	ctx, cancel := context.WithTimeout(ctx, p.Lease)
 	defer cancel()
 	return p.save(ctx, func() error { return p.Store.RetryJob(ctx, j, errType, msg) })
 }
 
 func isRevoke(kind string) bool {
-	return len(kind) > len(JobRevoke) && kind[:len(JobRevoke)+1] == JobRevoke+":"
+	return len(kind) > len(seald.JobRevoke) && kind[:len(seald.JobRevoke)+1] == seald.JobRevoke+":"
 }
 
-func (p *Pipeline) step(ctx context.Context, j *Job, r *Record) error {
+func (p *Pipeline) step(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	switch j.Kind {
-	case JobStore:
+	case seald.JobStore:
 		return p.store(ctx, j, r)
-	case JobNotify:
+	case seald.JobNotify:
 		return p.notify(ctx, j, r)
-	case JobFinish:
+	case seald.JobFinish:
 		return p.finish(ctx, j, r)
 	}
 	if isRevoke(j.Kind) {
 		return p.revoke(ctx, j, r)
 	}
-	return Permanent(fmt.Errorf("unknown job kind %q", j.Kind))
+	return seald.Permanent(fmt.Errorf("unknown job kind %q", j.Kind))
 }
 
 // store encrypts the canonical data and puts the envelope into IPFS. A crash after the put and before the
 // save puts a second envelope on the retry (a fresh data key gives it another CID); the first is an
 // unreferenced blob, never a second record.
-func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
+func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	payload, err := p.Store.Payload(ctx, r.Reference)
 	if err != nil {
 		return err
@@ -377,9 +375,9 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 		return err
 	}
 	p.Observer.BlobStored(len(env))
-	p.crash(CrashAfterIPFSAdd)
+	p.crash(seald.CrashAfterIPFSAdd)
 	r.CID, r.EncryptedFile = cid, "ipfs://"+cid
-	r.State, r.ErrorType, r.ErrorMessage = StateIPFSStored, "", ""
+	r.State, r.ErrorType, r.ErrorMessage = seald.StateIPFSStored, "", ""
 	r.UpdatedAt = p.now()
 	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, true) })
 }
@@ -390,13 +388,13 @@ func (p *Pipeline) store(ctx context.Context, j *Job, r *Record) error {
 // network (finish then fails and retries as before), and for jobs queued by an earlier version. The
 // Message-ID is derived from the reference, so a resend after a crash between sending and saving is
 // recognisable as the same message (and the outbox overwrites its file).
-func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
+func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	if r.IsEmail && r.Mail != nil && r.MessageID == "" {
 		link := ""
 		if p.Link != nil {
 			link = p.Link(r.Reference)
 		}
-		id, err := p.Mailer.Send(ctx, &Mail{
+		id, err := p.Mailer.Send(ctx, &seald.Mail{
 			Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
 			HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link,
 		})
@@ -404,25 +402,25 @@ func (p *Pipeline) notify(ctx context.Context, j *Job, r *Record) error {
 		if err != nil {
 			return err
 		}
-		p.crash(CrashAfterMailSend)
+		p.crash(seald.CrashAfterMailSend)
 		r.MessageID = id
-		r.State, r.ErrorType, r.ErrorMessage = StateEmailSent, "", ""
+		r.State, r.ErrorType, r.ErrorMessage = seald.StateEmailSent, "", ""
 		r.UpdatedAt = p.now()
 	}
 	start := time.Now()
 	if err := p.sign(r); err != nil {
-		next := &Job{Kind: JobFinish, Reference: r.Reference, RunAt: p.now()}
+		next := &seald.Job{Kind: seald.JobFinish, Reference: r.Reference, RunAt: p.now()}
 		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false, next) })
 	}
 	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) }); err != nil {
 		return err
 	}
-	p.Observer.StepDone(JobFinish, time.Since(start), nil)
+	p.Observer.StepDone(seald.JobFinish, time.Since(start), nil)
 	return nil
 }
 
 // finish signs the record's proof digest with the service key and marks the record COMPLETED.
-func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
+func (p *Pipeline) finish(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	if err := p.sign(r); err != nil {
 		return err
 	}
@@ -431,18 +429,18 @@ func (p *Pipeline) finish(ctx context.Context, j *Job, r *Record) error {
 
 // sign signs the record's proof digest with the service key and marks it COMPLETED (a FAILED record stays
 // FAILED), in r only; it fails, leaving r as it was, when this process has no chain for the record's network.
-func (p *Pipeline) sign(r *Record) error {
+func (p *Pipeline) sign(r *seald.Record) error {
 	a, ok := p.Anchorers[r.Network]
 	if !ok {
 		return fmt.Errorf("no chain configured for %s", r.Network)
 	}
 	ch := a.Chain()
-	pr := &Proof{Version: ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+	pr := &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		ChainID: ch.ChainID, Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
 	pr.Sign(p.Secrets.Signing)
 	r.Signature, r.IsSigned = pr.Signature, true
-	if r.State != StateFailed {
-		r.State = StateCompleted
+	if r.State != seald.StateFailed {
+		r.State = seald.StateCompleted
 	}
 	r.ErrorType, r.ErrorMessage = "", ""
 	r.UpdatedAt = p.now()
@@ -453,13 +451,13 @@ func (p *Pipeline) sign(r *Record) error {
 var errNotAnchored = errors.New("the record is not anchored yet; its revocation waits for its token")
 
 // revoke records a revocation on the chain. It runs on the network's anchor leader (see RevokeJob).
-func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
+func (p *Pipeline) revoke(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	a, ok := p.Anchorers[r.Network]
 	if !ok {
 		return fmt.Errorf("no chain configured for %s", r.Network)
 	}
 	if r.TokenID == 0 {
-		if r.State == StateFailed {
+		if r.State == seald.StateFailed {
 			return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 		}
 		return errNotAnchored
@@ -471,3 +469,12 @@ func (p *Pipeline) revoke(ctx context.Context, j *Job, r *Record) error {
 	r.UpdatedAt = p.now()
 	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
 }
+
+// nopObserver is the Observer of a Pipeline without one.
+type nopObserver struct{}
+
+func (nopObserver) StepDone(string, time.Duration, error) {}
+func (nopObserver) BatchAnchored(string, int, uint64)     {}
+func (nopObserver) MailSent(bool)                         {}
+func (nopObserver) BlobStored(int)                        {}
+func (nopObserver) Leading(string, bool)                  {}

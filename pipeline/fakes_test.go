@@ -1,4 +1,4 @@
-package seald_test
+package pipeline_test
 
 import (
 	"context"

@@ -1,6 +1,8 @@
-package seald
+package pipeline
 
 import (
+	"seald"
+
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +12,7 @@ import (
 // lead runs the anchor leader of one network for as long as ctx lives: whichever process holds the
 // network's lock batches its records and signs its transactions, so only one process ever uses the
 // network's nonce. The others wait for the lock.
-func (p *Pipeline) lead(ctx context.Context, network string, a Anchorer) {
+func (p *Pipeline) lead(ctx context.Context, network string, a seald.Anchorer) {
 	log := p.Logger.With("network", network)
 	for ctx.Err() == nil {
 		lock, err := p.Store.TryLock(ctx, "anchor:"+network)
@@ -46,19 +48,19 @@ func sleep(ctx context.Context, d time.Duration) {
 // leaderState is what one leadership term remembers between rounds.
 type leaderState struct {
 	network   string
-	a         Anchorer
+	a         seald.Anchorer
 	lastSend  map[int64]time.Time // when each open batch's transaction was last (re)sent
 	failures  int
 	reconcile bool // the chain has been checked for lost batches
 	// relost are confirmed batches the chain lost and that were re-sent; no new batch is built until the
 	// chain has them again.
-	relost []*Batch
+	relost []*seald.Batch
 	// reuseNonce is the nonce of a transaction that was signed but never saved or sent: the next batch takes
 	// it, so the Anchorer's nonce sequence has no gap.
 	reuseNonce *uint64
 }
 
-func (p *Pipeline) anchorLoop(ctx context.Context, network string, a Anchorer, lock Lock) error {
+func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Anchorer, lock seald.Lock) error {
 	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{}}
 	for {
 		select {
@@ -143,7 +145,7 @@ func (p *Pipeline) reconcile(ctx context.Context, st *leaderState) error {
 			return err
 		}
 		st.lastSend[b.ID] = time.Now()
-		if b.State == BatchConfirmed {
+		if b.State == seald.BatchConfirmed {
 			// Its records went on through the pipeline already; only the chain must get it back.
 			st.relost = append(st.relost, b)
 		}
@@ -179,7 +181,7 @@ func (p *Pipeline) awaitRelost(ctx context.Context, st *leaderState) (time.Durat
 
 // openBatch builds, signs and saves a batch of waiting records, then sends it. The batch and its signed
 // transaction are saved before the broadcast: after a crash the same transaction is re-sent, never a new one.
-func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Record) error {
+func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*seald.Record) error {
 	first, err := st.a.NextTokenID(ctx)
 	if err != nil {
 		p.setQueueError(ctx, st, err)
@@ -192,7 +194,7 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Reco
 		st.reconcile = false
 		return fmt.Errorf("the chain's next token id %d is behind the store's %d: reconciling", first, stored)
 	}
-	req := BatchRequest{FirstTokenID: first, Hashes: make([][32]byte, len(queue))}
+	req := seald.BatchRequest{FirstTokenID: first, Hashes: make([][32]byte, len(queue))}
 	for i, r := range queue {
 		h, err := decodeHash(r.Hash)
 		if err != nil {
@@ -212,27 +214,27 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*Reco
 		return fmt.Errorf("anchorer built %d leaves and %d proofs for %d records", len(tx.Leaves), len(tx.Proofs), len(queue))
 	}
 	now := p.now()
-	b := &Batch{
+	b := &seald.Batch{
 		Network: st.network, FirstTokenID: first, Count: len(queue), Root: tx.Root, Nonce: tx.Nonce,
-		TxHash: tx.TxHash, TxHashes: []string{tx.TxHash}, RawTx: tx.RawTx, State: BatchSigned,
+		TxHash: tx.TxHash, TxHashes: []string{tx.TxHash}, RawTx: tx.RawTx, State: seald.BatchSigned,
 		CreatedAt: now, UpdatedAt: now,
 	}
-	entries := make([]BatchEntry, len(queue))
+	entries := make([]seald.BatchEntry, len(queue))
 	for i, r := range queue {
-		entries[i] = BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
+		entries[i] = seald.BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
 	}
 	if err := p.Store.CreateBatch(ctx, b, entries, now); err != nil {
 		p.abandon(st, tx)
 		return err
 	}
-	p.crash(CrashAfterSign)
+	p.crash(seald.CrashAfterSign)
 	return p.send(ctx, st, b)
 }
 
 // abandon forgets a signed transaction that was never saved or sent. An Anchorer that can re-read its nonce
 // from the chain does so; otherwise the next batch reuses the nonce, so the key's sequence has no gap that
 // would hold every later transaction back.
-func (p *Pipeline) abandon(st *leaderState, tx *BatchTx) {
+func (p *Pipeline) abandon(st *leaderState, tx *seald.BatchTx) {
 	if r, ok := st.a.(interface{ ResetNonce() }); ok {
 		r.ResetNonce()
 		return
@@ -241,15 +243,15 @@ func (p *Pipeline) abandon(st *leaderState, tx *BatchTx) {
 	st.reuseNonce = &nonce
 }
 
-func (p *Pipeline) send(ctx context.Context, st *leaderState, b *Batch) error {
+func (p *Pipeline) send(ctx context.Context, st *leaderState, b *seald.Batch) error {
 	if err := st.a.Send(ctx, b.RawTx); err != nil {
 		p.setBatchError(ctx, st, b, err)
 		return err
 	}
 	st.lastSend[b.ID] = time.Now()
-	p.crash(CrashAfterBroadcast)
-	if b.State == BatchSigned {
-		b.State = BatchSent
+	p.crash(seald.CrashAfterBroadcast)
+	if b.State == seald.BatchSigned {
+		b.State = seald.BatchSent
 		b.UpdatedAt = p.now()
 		return p.Store.UpdateBatch(ctx, b)
 	}
@@ -258,8 +260,8 @@ func (p *Pipeline) send(ctx context.Context, st *leaderState, b *Batch) error {
 
 // progress moves an open batch on: send it if it was never sent, confirm it once any of its transactions
 // is included, re-send it while it is not, and replace it with higher fees when it is stuck.
-func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (time.Duration, error) {
-	if b.State == BatchSigned {
+func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *seald.Batch) (time.Duration, error) {
+	if b.State == seald.BatchSigned {
 		return 0, p.send(ctx, st, b)
 	}
 	for i := len(b.TxHashes) - 1; i >= 0; i-- {
@@ -271,13 +273,13 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (tim
 		if rc == nil {
 			continue
 		}
-		p.crash(CrashAfterConfirmTx)
+		p.crash(seald.CrashAfterConfirmTx)
 		b.TxHash, b.BlockNumber, b.BlockHash = rc.TxHash, rc.BlockNumber, rc.BlockHash
 		if b.TxHash == "" {
 			b.TxHash = b.TxHashes[i]
 		}
-		b.State, b.UpdatedAt = BatchConfirmed, p.now()
-		if err := p.Store.ConfirmBatch(ctx, b, JobNotify, b.UpdatedAt); err != nil {
+		b.State, b.UpdatedAt = seald.BatchConfirmed, p.now()
+		if err := p.Store.ConfirmBatch(ctx, b, seald.JobNotify, b.UpdatedAt); err != nil {
 			return 0, err
 		}
 		p.Observer.BatchAnchored(st.network, b.Count, rc.GasUsed)
@@ -291,7 +293,7 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (tim
 		if err != nil {
 			return 0, err
 		}
-		tx, err := st.a.BuildBatch(ctx, BatchRequest{FirstTokenID: b.FirstTokenID, Hashes: hashes, Nonce: &nonce, Attempt: b.Attempt + 1})
+		tx, err := st.a.BuildBatch(ctx, seald.BatchRequest{FirstTokenID: b.FirstTokenID, Hashes: hashes, Nonce: &nonce, Attempt: b.Attempt + 1})
 		if err != nil {
 			p.setBatchError(ctx, st, b, err)
 			return 0, err
@@ -318,7 +320,7 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *Batch) (tim
 }
 
 // batchHashes reads the content hashes of a batch's records in token order, to rebuild its transaction.
-func (p *Pipeline) batchHashes(ctx context.Context, b *Batch) ([][32]byte, error) {
+func (p *Pipeline) batchHashes(ctx context.Context, b *seald.Batch) ([][32]byte, error) {
 	hashes := make([][32]byte, b.Count)
 	for i := range b.Count {
 		r, err := p.Store.RecordByToken(ctx, b.Network, b.FirstTokenID+uint64(i))
@@ -341,15 +343,15 @@ func (p *Pipeline) setQueueError(ctx context.Context, st *leaderState, cause err
 	for i, r := range queue {
 		refs[i] = r.Reference
 	}
-	if err := p.Store.SetAnchorError(ctx, refs, ErrorTypeBlockchain, truncate(cause.Error()), p.now()); err != nil {
+	if err := p.Store.SetAnchorError(ctx, refs, seald.ErrorTypeBlockchain, truncate(cause.Error()), p.now()); err != nil {
 		p.Logger.Error("save anchor error", "err", err)
 	}
 }
 
 // setBatchError shows a chain fault on the batch's records and on the records queued behind it: the leader
 // moves no new batch on while an open one cannot reach the chain, so they wait for the same cause.
-func (p *Pipeline) setBatchError(ctx context.Context, st *leaderState, b *Batch, cause error) {
-	if err := p.Store.SetBatchError(ctx, b.ID, ErrorTypeBlockchain, truncate(cause.Error()), p.now()); err != nil {
+func (p *Pipeline) setBatchError(ctx context.Context, st *leaderState, b *seald.Batch, cause error) {
+	if err := p.Store.SetBatchError(ctx, b.ID, seald.ErrorTypeBlockchain, truncate(cause.Error()), p.now()); err != nil {
 		p.Logger.Error("save batch error", "err", err)
 	}
 	p.setQueueError(ctx, st, cause)
@@ -365,7 +367,7 @@ func truncate(s string) string {
 // runRevocations runs the due revocation jobs of a network, on its leader.
 func (p *Pipeline) runRevocations(ctx context.Context, network string) {
 	for ctx.Err() == nil {
-		jobs, err := p.Store.ClaimJobs(ctx, []string{RevokeJob(network)}, 1, p.now(), p.Lease)
+		jobs, err := p.Store.ClaimJobs(ctx, []string{seald.RevokeJob(network)}, 1, p.now(), p.Lease)
 		if err != nil || len(jobs) == 0 {
 			return
 		}
@@ -375,7 +377,7 @@ func (p *Pipeline) runRevocations(ctx context.Context, network string) {
 
 func decodeHash(h string) ([32]byte, error) {
 	var out [32]byte
-	if !IsHash(h) {
+	if !seald.IsHash(h) {
 		return out, fmt.Errorf("record hash %q is not a SHA-256 hex digest", h)
 	}
 	for i := range 32 {
