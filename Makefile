@@ -17,10 +17,10 @@ build:
 fuzz:
 	scripts/fuzz.sh
 
-# seald bench --quick: speed as ratios to same-run baselines, report in bench-report/ (under 5 minutes).
+# sealbench --quick: speed as ratios to same-run baselines, report in bench-report/ (under 5 minutes).
 .PHONY: bench fuzz-ci soak
 bench:
-	go run ./cmd/seald bench --quick --out bench-report
+	go run ./cmd/sealbench --quick --out bench-report
 
 # The fuzz targets of parsers that take outside input, 10 s each (CI runs this after `make test`).
 FUZZ_CI = ./httpapi:FuzzDecode ./jcs:FuzzCanonicalize .:FuzzDecryptOVI .:FuzzQueryParameters .:FuzzParseProof ./evm:FuzzVerifyProof

@@ -1,4 +1,4 @@
-// Package bench is the engine of `seald bench` (issue #8): it measures seald on one machine in one run and
+// Package bench is the engine of `sealbench` (issue #8): it measures seald on one machine in one run and
 // judges every figure as a ratio to a baseline measured in the same run (a bare net/http handler, the
 // offered load, a plain ERC-721 mint, the fastest other canonicalizer), because absolute times drift on
 // shared machines. It writes report.md, report.json and PNG plots.
@@ -65,7 +65,7 @@ type Config struct {
 	Log     io.Writer
 }
 
-// Quick returns the configuration of `seald bench --quick`: small, short, fewer points (under 5 minutes).
+// Quick returns the configuration of `sealbench --quick`: small, short, fewer points (under 5 minutes).
 func Quick() Config {
 	return Config{
 		Records: 20000, Duration: 3 * time.Second, Warmup: time.Second, Conns: []int{1, 64, 256},

@@ -96,7 +96,7 @@ func (r *Report) Table() string {
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	m := r.Machine
-	fmt.Fprintf(&b, "# seald bench\n\n`%s`\n\n", r.Command)
+	fmt.Fprintf(&b, "# sealbench\n\n`%s`\n\n", r.Command)
 	fmt.Fprintf(&b, "%s, %d cores, %d MB, %s, %s; commit %s; %s; run took %.0f s.\n\n",
 		m.CPU, m.Cores, m.MemoryMB, m.GoVersion, m.OS, short(m.Commit), m.Date, r.Seconds)
 	b.WriteString(r.Table())

@@ -24,7 +24,7 @@ const gasRounds = 4
 // anchor costs per record for each batch size, and the gas of minting one token with a stock OpenZeppelin
 // ERC-721 (PlainERC721's _mint, to an address that already holds one, the steady state of one token per
 // record). The figures are whole-transaction gas from receipts, intrinsic 21,000 and calldata included, as
-// a payer sees them. `seald bench` prints them; BenchmarkAnchorGas reports the same.
+// a payer sees them. `sealbench` prints them; BenchmarkAnchorGas reports the same.
 func MeasureGas(ctx context.Context, sizes []int) (perRecord map[int]float64, plainMint uint64, err error) {
 	for _, n := range sizes {
 		if n < 1 || n > MaxBatchSize {

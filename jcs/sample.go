@@ -3,7 +3,7 @@ package jcs
 import "strconv"
 
 // Sample returns a JSON object of at least size bytes (a little more, up to one record), the same bytes on
-// every call and every machine. It exists so that this package's benchmarks and `seald bench` measure
+// every call and every machine. It exists so that this package's benchmarks and `sealbench` measure
 // canonicalizers on one shared input shaped like the data seald hashes: records with unsorted member names,
 // text in several scripts with escapes and surrogate pairs, integers, decimals, full-precision doubles and
 // exponents, nested objects and arrays, and the white space of a lightly formatted document.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"seald/client"
+	"seald/internal/wiring"
 )
 
 // The commands in this file talk to a running seald over its HTTP API, through package client only, as any
@@ -71,7 +72,7 @@ func (a *apiFlags) client(stderr io.Writer) (*client.Client, error) {
 func parseInterspersed(fs *flag.FlagSet, args []string, getenv func(string) string) ([]string, error) {
 	var pos []string
 	for {
-		if err := parse(fs, args, getenv); err != nil {
+		if err := wiring.Parse(fs, args, getenv); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -96,7 +97,7 @@ func verifyCommand(ctx context.Context, args []string, getenv func(string) strin
 	ovi := fs.String("ovi", "", "encrypted reference (encrypted_ovi)")
 	asJSON := fs.Bool("json", false, "print the verification result as JSON")
 	proof := fs.Bool("proof", false, "include the offline proof bundle (with --json)")
-	if err := parse(fs, args, getenv); err != nil {
+	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	n := 0

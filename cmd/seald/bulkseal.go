@@ -16,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"seald/client"
+	"seald/internal/wiring"
 )
 
 // sealLine is one line of a bulk file and what became of it.
@@ -42,7 +43,7 @@ func sealCommand(ctx context.Context, args []string, getenv func(string) string,
 	network := fs.String("network", client.Polygon, "POLYGON or EOS")
 	out := fs.String("out", "", "write {line, reference, hash} of each accepted line to this JSONL file")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := parse(fs, args, getenv); err != nil {
+	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	if *file == "" || fs.NArg() > 0 {

@@ -11,73 +11,29 @@ import (
 	"time"
 
 	"seald"
-	"seald/jcs"
-	"seald/postgres"
-	"seald/sqlite"
+	"seald/internal/wiring"
 )
 
-// openStore opens the store a config names: PostgreSQL for a postgres:// URL, else SQLite at a path
-// (default <data-dir>/seald.db), creating the data dir.
-func openStore(ctx context.Context, cfg *Config) (seald.Store, error) {
-	spec := cfg.databaseSpec()
-	if strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://") {
-		return postgres.Open(ctx, spec)
-	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, err
-	}
-	if err := privateFile(spec); err != nil {
-		return nil, err
-	}
-	return sqlite.Open(ctx, spec)
-}
-
-// privateFile creates the SQLite database file 0600 before SQLite does (which would make it 0644 under the
-// usual umask), or takes group and other access away from an existing one: it holds payloads until they
-// are stored, password hashes and sealed subscription keys. SQLite gives its -wal and -shm files the mode
-// of the database file. A file: URI or :memory: is left to SQLite.
-func privateFile(path string) error {
-	if strings.HasPrefix(path, "file:") || strings.HasPrefix(path, ":memory:") {
-		return nil
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("database file: %w", err)
-	}
-	fi, err := f.Stat()
-	f.Close()
-	if err != nil {
-		return err
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return os.Chmod(path, fi.Mode().Perm()&0o700)
-	}
-	return nil
-}
-
 // openOperator opens what the operator commands need: the store and the secrets of the data dir.
-func openOperator(ctx context.Context, cfg *Config) (*seald.Service, func(), error) {
+func openOperator(ctx context.Context, cfg *wiring.Config) (*seald.Service, func(), error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	secrets, _, err := loadSecrets(cfg.secretsPath())
+	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath())
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := openStore(ctx, cfg)
+	st, err := wiring.OpenStore(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: canonicalizeData}
+	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: wiring.CanonicalizeData}
 	return svc, func() { st.Close() }, nil
 }
 
-// canonicalizeData is the service's canonicalizer: RFC 8785, with error paths rooted at "data".
-func canonicalizeData(b []byte) ([]byte, error) { return jcs.CanonicalizeNamed(b, "data") }
-
 func tenantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg Config
-	fs := flagSet("tenant create", &cfg, false)
+	var cfg wiring.Config
+	fs := wiring.FlagSet("tenant create", &cfg, false)
 	fs.SetOutput(stderr)
 	var req seald.TenantRequest
 	var privacy string
@@ -90,7 +46,7 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 	fs.StringVar(&req.Website, "website", "", "website URL")
 	fs.StringVar(&req.Logo, "logo", "", "logo URL")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
-	if err := parse(fs, args, getenv); err != nil {
+	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	req.Privacy = seald.Privacy(strings.ToUpper(privacy))
@@ -117,8 +73,8 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 }
 
 func keyCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg Config
-	fs := flagSet("key "+sub, &cfg, false)
+	var cfg wiring.Config
+	fs := wiring.FlagSet("key "+sub, &cfg, false)
 	fs.SetOutput(stderr)
 	var business, project, id string
 	var overlap time.Duration
@@ -136,7 +92,7 @@ func keyCommand(ctx context.Context, sub string, args []string, getenv func(stri
 		fs.StringVar(&id, "id", "", "key id")
 	}
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	if err := parse(fs, args, getenv); err != nil {
+	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	svc, closeFn, err := openOperator(ctx, &cfg)
@@ -225,15 +181,15 @@ func printKey(w io.Writer, asJSON bool, k *seald.Key, secret string) error {
 }
 
 func recordCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg Config
-	fs := flagSet("record "+sub, &cfg, false)
+	var cfg wiring.Config
+	fs := wiring.FlagSet("record "+sub, &cfg, false)
 	fs.SetOutput(stderr)
 	reason := fs.String("reason", "", "why, for the audit trail")
 	var ref string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		ref, args = args[0], args[1:] // the reference may come before the flags
 	}
-	if err := parse(fs, args, getenv); err != nil {
+	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	if ref == "" {

@@ -37,8 +37,6 @@ commands:
   key revoke --id KEY_ID                  revoke a key at once
   record suspend|activate|revoke REFERENCE [--reason TEXT]
   proof verify FILE --rpc URL             check a proof bundle against the chain, without seald
-  bench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
-                                          measure speed against same-run baselines; write a report
 
 API commands (talk to a running serve over HTTP):
   verify --hash H | --reference R | --cid C | --token-id N [--network POLYGON|EOS] | --file data.json | --ovi O [--json]
@@ -50,7 +48,7 @@ API commands (talk to a running serve over HTTP):
 The operator commands take --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE). The API commands
 take --url (default http://127.0.0.1:8080), --subscription-key and --api-key (also SEALD_URL,
 SEALD_SUBSCRIPTION_KEY, SEALD_API_KEY); without keys they read <data-dir>/credentials.json.
-Run 'seald <command> -h' for a command's flags.
+Run 'seald <command> -h' for a command's flags. The speed report is a separate command, sealbench.
 `
 
 // run is the whole program, callable from tests: args without the program name, the environment through
@@ -86,8 +84,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if sub == "verify" {
 			return proofVerify(ctx, rest[1:], getenv, stdout, stderr)
 		}
-	case "bench":
-		return benchCommand(ctx, rest, getenv, stdout, stderr)
 	case "verify":
 		return verifyCommand(ctx, rest, getenv, stdout, stderr)
 	case "seal":

@@ -8,18 +8,18 @@ import (
 	"math/big"
 	"net"
 	"net/http"
-	"os"
 
 	"seald"
 	"seald/httpapi"
+	"seald/internal/wiring"
 	"seald/prom"
 )
 
 // newMetrics builds the Prometheus registry: queue depth from the store and the signer balance of every
 // network whose Anchorer can read it, both at each scrape.
-func newMetrics(store seald.Store, p *parts) *prom.Metrics {
+func newMetrics(store seald.Store, p *wiring.Parts) *prom.Metrics {
 	balances := map[string]func(context.Context) (*big.Int, error){}
-	for network, a := range p.anchorers {
+	for network, a := range p.Anchorers {
 		if b, ok := a.(interface {
 			Balance(context.Context) (*big.Int, error)
 		}); ok {
@@ -30,7 +30,7 @@ func newMetrics(store seald.Store, p *parts) *prom.Metrics {
 }
 
 // serveMetrics starts the separate metrics listener when --metrics is an address; nil for "api" and "off".
-func serveMetrics(cfg *Config, m *prom.Metrics, logger *slog.Logger) (*http.Server, error) {
+func serveMetrics(cfg *wiring.Config, m *prom.Metrics, logger *slog.Logger) (*http.Server, error) {
 	switch cfg.Metrics {
 	case "api", "off":
 		return nil, nil
@@ -49,20 +49,4 @@ func serveMetrics(cfg *Config, m *prom.Metrics, logger *slog.Logger) (*http.Serv
 	}()
 	logger.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
 	return srv, nil
-}
-
-// refuseNewSecrets stops a start that has just created a secrets file while the store already holds
-// tenants: that instance would encrypt with a master key and sign with a key the others do not have. It is
-// the usual mistake when a second instance is added without copying the first one's secrets file.
-func refuseNewSecrets(ctx context.Context, store seald.Store, path string) error {
-	n, err := store.CountBusinesses(ctx)
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return nil
-	}
-	_ = os.Remove(path)
-	return fmt.Errorf("%s did not exist, but the database already has %d business(es): copy the secrets file "+
-		"of the instance that created them (--secrets-file), never start an instance with new secrets on a used database", path, n)
 }

@@ -15,6 +15,7 @@ import (
 
 	"seald"
 	"seald/evm"
+	"seald/internal/wiring"
 	"seald/ipfs"
 	"seald/mail"
 	"seald/pipeline"
@@ -51,7 +52,7 @@ func BenchmarkPipelineEmbedded(b *testing.B) {
 func benchPipeline(b *testing.B, group bool, workers int) {
 	ctx := context.Background()
 	dir := b.TempDir()
-	secrets, _, err := loadSecrets(filepath.Join(dir, "secrets.json"))
+	secrets, _, err := wiring.LoadSecrets(filepath.Join(dir, "secrets.json"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func benchPipeline(b *testing.B, group bool, workers int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := &seald.Service{Store: store, Secrets: secrets, Blobs: blobs, Canonicalize: canonicalizeData,
+	svc := &seald.Service{Store: store, Secrets: secrets, Blobs: blobs, Canonicalize: wiring.CanonicalizeData,
 		PublicURL: "http://127.0.0.1", Chains: map[string]seald.Chain{seald.NetworkPolygon: anchorer.Chain()}}
 	tm := &timings{}
 	pipe := &pipeline.Pipeline{Store: timedStore{store, tm}, Secrets: secrets, Blobs: timedBlobs{blobs, tm},

@@ -12,20 +12,21 @@ import (
 
 	"seald"
 	"seald/evm"
+	"seald/internal/wiring"
 )
 
 // proofVerify checks a proof bundle against a chain's RPC endpoint, without calling seald: it exits non-zero
 // naming what failed. FILE may be a bare bundle or a whole verification answer with ?proof=1.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg Config
-	fs := flagSet("proof verify", &cfg, false)
+	var cfg wiring.Config
+	fs := wiring.FlagSet("proof verify", &cfg, false)
 	fs.SetOutput(stderr)
 	rpc := fs.String("rpc", "", "JSON-RPC URL of a node of the bundle's chain")
 	var file string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		file, args = args[0], args[1:]
 	}
-	if err := parse(fs, args, getenv); err != nil {
+	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	if file == "" {

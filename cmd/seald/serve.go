@@ -17,6 +17,7 @@ import (
 
 	"seald"
 	"seald/httpapi"
+	"seald/internal/wiring"
 	"seald/pipeline"
 	"seald/web"
 )
@@ -24,10 +25,10 @@ import (
 // serve runs the API and the pipeline until ctx ends, then shuts down in order: stop accepting, drain the
 // requests in flight, let running steps finish, close the parts and the store.
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg Config
-	fs := flagSet("serve", &cfg, true)
+	var cfg wiring.Config
+	fs := wiring.FlagSet("serve", &cfg, true)
 	fs.SetOutput(stderr)
-	if err := parse(fs, args, getenv); err != nil {
+	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
 	logger, err := newLogger(stderr, cfg.LogLevel)
@@ -37,19 +38,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	secrets, created, err := loadSecrets(cfg.secretsPath())
+	secrets, created, err := wiring.LoadSecrets(cfg.SecretsPath())
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, &cfg)
+	store, err := wiring.OpenStore(ctx, &cfg)
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
-	var closers closeList
-	defer closers.closeAll(logger)
-	closers.add("store", store.Close)
+	var closers wiring.CloseList
+	defer closers.CloseAll(logger)
+	closers.Add("store", store.Close)
 	if created {
-		if err := refuseNewSecrets(ctx, store, cfg.secretsPath()); err != nil {
+		if err := wiring.RefuseNewSecrets(ctx, store, cfg.SecretsPath()); err != nil {
 			return err
 		}
 	}
@@ -69,18 +70,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		cfg.IPFSGatewayURL = cfg.PublicURL
 	}
 
-	parts, err := openParts(ctx, &cfg, logger, &closers)
+	parts, err := wiring.OpenParts(ctx, &cfg, logger, &closers)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	crash := crashHook(getenv)
 	svc := &seald.Service{
-		Crash: crash, Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
-		PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
+		Crash: crash, Store: store, Secrets: secrets, Blobs: parts.Blobs, Canonicalize: wiring.CanonicalizeData,
+		PublicURL: cfg.PublicURL, Chains: parts.Chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
 	}
 	pipe := &pipeline.Pipeline{
-		Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
+		Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,
 		Link: svc.VerificationLink, Workers: cfg.Workers, Lease: cfg.JobLease, Logger: logger,
 		Anchor: pipeline.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
 		Crash:  crash,
@@ -89,7 +90,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	metrics := newMetrics(store, parts)
 	pipe.Observer = metrics
 
-	if !strings.HasPrefix(cfg.databaseSpec(), "postgres") {
+	if !strings.HasPrefix(cfg.DatabaseSpec(), "postgres") {
 		// The embedded store belongs to this one process: leases of a previous run are void.
 		if err := store.ReleaseLeases(ctx); err != nil {
 			return err
@@ -99,7 +100,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	} else if t != nil {
 		path := filepath.Join(cfg.DataDir, "credentials.json")
-		if err := writePrivateJSON(path, map[string]string{
+		if err := wiring.WritePrivateJSON(path, map[string]string{
 			"business_id": t.Business.BusinessID, "project_id": t.Project.ProjectID,
 			"subscription_key": t.SubscriptionKey, "api_key": t.APIKey,
 		}); err != nil {
@@ -109,11 +110,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 
 	// The public verification page needs the service, so it is made here rather than in openParts.
-	parts.page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: logger}
+	parts.Page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: logger}
 	api := &httpapi.Server{
 		Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
-		GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.gateway, ValidCID: parts.validCID, Page: parts.page,
-		Ready: parts.ready(store), Metrics: metrics.Request,
+		GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, Page: parts.Page,
+		Ready: parts.Ready(store), Metrics: metrics.Request,
 	}
 	if cfg.Metrics == "api" {
 		api.MetricsHandler = metrics.Handler()
@@ -148,7 +149,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	wg.Go(func() { _ = pipe.Run(pipeCtx) })
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
-	logger.Info("serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "database", redactDSN(cfg.databaseSpec()))
+	logger.Info("serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "database", redactDSN(cfg.DatabaseSpec()))
 	fmt.Fprintf(stdout, "seald: listening on %s://%s\n", scheme, ln.Addr().String())
 
 	select {
@@ -194,23 +195,4 @@ func redactDSN(s string) string {
 		}
 	}
 	return s
-}
-
-// closeList closes the parts in the reverse order of opening.
-type closeList struct {
-	names []string
-	fns   []func() error
-}
-
-func (c *closeList) add(name string, fn func() error) {
-	c.names = append(c.names, name)
-	c.fns = append(c.fns, fn)
-}
-
-func (c *closeList) closeAll(logger *slog.Logger) {
-	for i := len(c.fns) - 1; i >= 0; i-- {
-		if err := c.fns[i](); err != nil {
-			logger.Warn("close", "part", c.names[i], "err", err)
-		}
-	}
 }

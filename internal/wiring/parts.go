@@ -1,4 +1,4 @@
-package main
+package wiring
 
 import (
 	"context"
@@ -14,24 +14,24 @@ import (
 	"seald/mail"
 )
 
-// parts are the adapters serve runs with, chosen by an explicit switch on the configuration.
-type parts struct {
-	blobs     seald.BlobStore
-	gateway   http.Handler
-	validCID  func(string) bool
-	anchorers map[string]seald.Anchorer
-	chains    map[string]seald.Chain
-	mailer    seald.Mailer
-	page      http.Handler
-	checks    map[string]func(ctx context.Context) error
+// Parts are the adapters serve runs with, chosen by an explicit switch on the configuration.
+type Parts struct {
+	Blobs     seald.BlobStore
+	Gateway   http.Handler
+	ValidCID  func(string) bool
+	Anchorers map[string]seald.Anchorer
+	Chains    map[string]seald.Chain
+	Mailer    seald.Mailer
+	Page      http.Handler
+	Checks    map[string]func(ctx context.Context) error
 }
 
-func openParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *closeList) (*parts, error) {
-	p := &parts{
-		anchorers: map[string]seald.Anchorer{},
-		chains:    map[string]seald.Chain{},
-		checks:    map[string]func(context.Context) error{},
-		validCID:  func(s string) bool { _, err := ipfs.ParseCID(s); return err == nil },
+func OpenParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *CloseList) (*Parts, error) {
+	p := &Parts{
+		Anchorers: map[string]seald.Anchorer{},
+		Chains:    map[string]seald.Chain{},
+		Checks:    map[string]func(context.Context) error{},
+		ValidCID:  func(s string) bool { _, err := ipfs.ParseCID(s); return err == nil },
 	}
 
 	// IPFS: the embedded block store, or a Kubo RPC endpoint.
@@ -41,17 +41,17 @@ func openParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *c
 		if err != nil {
 			return nil, fmt.Errorf("open embedded IPFS: %w", err)
 		}
-		closers.add("ipfs", e.Close)
-		p.blobs = e
-		p.gateway = ipfs.NewGateway(e)
+		closers.Add("ipfs", e.Close)
+		p.Blobs = e
+		p.Gateway = ipfs.NewGateway(e)
 	case strings.HasPrefix(cfg.IPFS, "http://") || strings.HasPrefix(cfg.IPFS, "https://"):
 		k, err := ipfs.NewKubo(cfg.IPFS, nil)
 		if err != nil {
 			return nil, fmt.Errorf("--ipfs: %w", err)
 		}
-		p.blobs = k
-		p.gateway = ipfs.NewGateway(k)
-		p.checks["ipfs"] = func(ctx context.Context) error { _, err := k.Get(ctx, emptyFileCID); return ignoreNotFound(err) }
+		p.Blobs = k
+		p.Gateway = ipfs.NewGateway(k)
+		p.Checks["ipfs"] = func(ctx context.Context) error { _, err := k.Get(ctx, emptyFileCID); return ignoreNotFound(err) }
 	default:
 		return nil, fmt.Errorf("--ipfs must be embedded or an http:// URL of a Kubo RPC API")
 	}
@@ -66,9 +66,9 @@ func openParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *c
 	if err != nil {
 		return nil, fmt.Errorf("--smtp: %w", err)
 	}
-	p.mailer = m
+	p.Mailer = m
 	if smtp, ok := m.(*mail.SMTP); ok {
-		p.checks["smtp"] = smtp.Ping
+		p.Checks["smtp"] = smtp.Ping
 	}
 	return p, nil
 }
@@ -83,13 +83,13 @@ func ignoreNotFound(err error) error {
 	return err
 }
 
-// ready runs the readiness checks of the parts and the store.
-func (p *parts) ready(store seald.Store) func(r *http.Request) map[string]error {
+// Ready runs the readiness checks of the parts and the store.
+func (p *Parts) Ready(store seald.Store) func(r *http.Request) map[string]error {
 	return func(r *http.Request) map[string]error {
 		out := map[string]error{}
 		_, err := store.CountBusinesses(r.Context())
 		out["store"] = err
-		for name, check := range p.checks {
+		for name, check := range p.Checks {
 			// A part that does not answer within a few seconds is not ready; the probe must not hang.
 			ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 			out[name] = check(ctx)

@@ -1,4 +1,4 @@
-package main
+package wiring
 
 import (
 	"flag"
@@ -55,9 +55,9 @@ type Config struct {
 	EOSExplorerURL string
 }
 
-// flagSet declares the flags a command takes; common says whether it is only the data dir and database
+// FlagSet declares the flags a command takes; common says whether it is only the data dir and database
 // (the operator commands) or everything (serve).
-func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
+func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&cfg.DataDir, "data-dir", "./seald-data", "directory for the embedded store, IPFS blocks, chain, outbox and keys")
 	fs.StringVar(&cfg.Database, "database", "", "SQLite file path, or a postgres:// URL (default: <data-dir>/seald.db)")
@@ -96,9 +96,9 @@ func flagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	return fs
 }
 
-// parse reads flags, then fills every flag not given on the command line from SEALD_<NAME> (upper case,
+// Parse reads flags, then fills every flag not given on the command line from SEALD_<NAME> (upper case,
 // dashes as underscores).
-func parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -119,14 +119,14 @@ func parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 	return err
 }
 
-func (c *Config) secretsPath() string {
+func (c *Config) SecretsPath() string {
 	if c.SecretsFile != "" {
 		return c.SecretsFile
 	}
 	return filepath.Join(c.DataDir, "secrets.json")
 }
 
-func (c *Config) databaseSpec() string {
+func (c *Config) DatabaseSpec() string {
 	if c.Database != "" {
 		return c.Database
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // startProfiles starts a CPU profile into cpuFile and arranges an allocation profile into memFile (either may
-// be empty); the returned function stops and writes them. `seald bench` takes them so that a figure that
+// be empty); the returned function stops and writes them. `sealbench` takes them so that a figure that
 // misses its target can be explained from the same run (`go tool pprof`).
 func startProfiles(cpuFile, memFile string) (stop func(), err error) {
 	var cpu *os.File

@@ -1,4 +1,4 @@
-package main
+package wiring
 
 import (
 	"context"
@@ -20,14 +20,14 @@ import (
 
 // openChains sets up the anchorer of each configured network: POLYGON on the embedded chain or an RPC URL,
 // EOS (EOS EVM) only when --eos-chain is given.
-func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *parts, closers *closeList) error {
+func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts, closers *CloseList) error {
 	var polygon *evm.Anchorer
 	if cfg.Chain == "" || cfg.Chain == "embedded" {
 		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr})
 		if err != nil {
 			return fmt.Errorf("open embedded chain: %w", err)
 		}
-		closers.add("chain", e.Close)
+		closers.Add("chain", e.Close)
 		if polygon, err = e.Anchorer(ctx, seald.NetworkPolygon); err != nil {
 			return err
 		}
@@ -45,25 +45,25 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *parts,
 		logger.Info("anchoring", "network", seald.NetworkPolygon, "chain_id", a.Chain().ChainID,
 			"contract", a.Chain().Contract, "signer", a.Address().Hex())
 	}
-	closers.add("polygon anchorer", func() error { polygon.Close(); return nil })
+	closers.Add("polygon anchorer", func() error { polygon.Close(); return nil })
 	p.add(polygon, cfg.ExplorerURL)
 	if cfg.EOSChain != "" {
 		a, err := dialChain(ctx, cfg, seald.NetworkEOS, cfg.EOSChain, cfg.EOSKeyFile, cfg.EOSContract)
 		if err != nil {
 			return err
 		}
-		closers.add("eos anchorer", func() error { a.Close(); return nil })
+		closers.Add("eos anchorer", func() error { a.Close(); return nil })
 		p.add(a, cfg.EOSExplorerURL)
 	}
 	return nil
 }
 
-func (p *parts) add(a *evm.Anchorer, explorer string) {
+func (p *Parts) add(a *evm.Anchorer, explorer string) {
 	ch := a.Chain()
 	ch.Explorer = strings.TrimRight(explorer, "/")
-	p.anchorers[ch.Network] = a
-	p.chains[ch.Network] = ch
-	p.checks["chain_"+strings.ToLower(ch.Network)] = func(ctx context.Context) error {
+	p.Anchorers[ch.Network] = a
+	p.Chains[ch.Network] = ch
+	p.Checks["chain_"+strings.ToLower(ch.Network)] = func(ctx context.Context) error {
 		_, err := a.NextTokenID(ctx)
 		return err
 	}
@@ -103,7 +103,7 @@ func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract
 			return nil, fmt.Errorf("deploy SealRegistry on %s: %w", network, err)
 		}
 		contract = addr.Hex()
-		if err := writePrivateJSON(saved, map[string]string{"address": contract, "rpc": url}); err != nil {
+		if err := WritePrivateJSON(saved, map[string]string{"address": contract, "rpc": url}); err != nil {
 			return nil, err
 		}
 	}

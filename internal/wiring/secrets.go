@@ -1,6 +1,7 @@
-package main
+package wiring
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -20,9 +21,9 @@ type secretsFile struct {
 	SigningKey []byte `json:"signing_seed"`
 }
 
-// loadSecrets reads the secrets file (--secrets-file, default <data-dir>/secrets.json), creating it with
+// LoadSecrets reads the secrets file (--secrets-file, default <data-dir>/secrets.json), creating it with
 // fresh keys at first start; created says it did.
-func loadSecrets(path string) (*seald.Secrets, bool, error) {
+func LoadSecrets(path string) (*seald.Secrets, bool, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		s, err := seald.NewSecrets()
@@ -30,7 +31,7 @@ func loadSecrets(path string) (*seald.Secrets, bool, error) {
 			return nil, false, err
 		}
 		f := secretsFile{Master: s.Master[:], OVI: s.OVI[:], SigningKey: s.Signing.Seed()}
-		if err := writePrivateJSON(path, f); err != nil {
+		if err := WritePrivateJSON(path, f); err != nil {
 			return nil, false, err
 		}
 		return s, true, nil
@@ -48,9 +49,9 @@ func loadSecrets(path string) (*seald.Secrets, bool, error) {
 	return s, false, nil
 }
 
-// writePrivateJSON writes v atomically to path with mode 0600: a temporary file in the same directory,
+// WritePrivateJSON writes v atomically to path with mode 0600: a temporary file in the same directory,
 // synced, then renamed over path.
-func writePrivateJSON(path string, v any) error {
+func WritePrivateJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
@@ -76,4 +77,20 @@ func writePrivateJSON(path string, v any) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// RefuseNewSecrets stops a start that has just created a secrets file while the store already holds
+// tenants: that instance would encrypt with a master key and sign with a key the others do not have. It is
+// the usual mistake when a second instance is added without copying the first one's secrets file.
+func RefuseNewSecrets(ctx context.Context, store seald.Store, path string) error {
+	n, err := store.CountBusinesses(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	_ = os.Remove(path)
+	return fmt.Errorf("%s did not exist, but the database already has %d business(es): copy the secrets file "+
+		"of the instance that created them (--secrets-file), never start an instance with new secrets on a used database", path, n)
 }

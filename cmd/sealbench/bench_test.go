@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -11,7 +12,7 @@ import (
 	"seald/bench"
 )
 
-// TestBenchTiny runs `seald bench` on a tiny configuration (200 records, 1 s loads, two connection counts,
+// TestBenchTiny runs sealbench on a tiny configuration (200 records, 1 s loads, two connection counts,
 // every section, PostgreSQL too when SEALD_TEST_POSTGRES_DSN names a server, as in CI) and checks the
 // report: the files exist, the JSON parses and carries every section with positive figures, every target
 // has a verdict, and the plots are PNG images. It asserts no timing: speed is the report's business.
@@ -22,11 +23,11 @@ func TestBenchTiny(t *testing.T) {
 	if pg == "" {
 		pg = "none"
 	}
-	stdout, err := cli(t, nil, "bench", "--quick", "--out", out, "--records", "200", "--duration", "1s",
+	stdout, err := cli(t, "--quick", "--out", out, "--records", "200", "--duration", "1s",
 		"--warmup", "100ms", "--conns", "1,4", "--e2e-duration", "3s", "--e2e-rate", "40", "--gas-sizes", "1,4",
 		"--jcs-time", "5ms", "--postgres", pg)
 	if err != nil {
-		t.Fatalf("seald bench: %v\n%s", err, stdout)
+		t.Fatalf("sealbench: %v\n%s", err, stdout)
 	}
 	if !strings.Contains(stdout, "| section | target | figure |") {
 		t.Errorf("the table is not printed:\n%s", stdout)
@@ -123,7 +124,7 @@ func TestBenchTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"seald bench --quick", "| section | target |", "## Verification, sqlite", "## Intake",
+	for _, want := range []string{"sealbench --quick", "| section | target |", "## Verification, sqlite", "## Intake",
 		"## End to end", "## Gas per record", "## Canonical hashing", "throughput.png"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
@@ -148,12 +149,20 @@ func TestBenchTiny(t *testing.T) {
 // A bad flag value is refused before anything runs.
 func TestBenchFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"bench", "--only", "verify,nothing"},
-		{"bench", "--conns", "1,0"},
-		{"bench", "--gas-sizes", "x"},
+		{"--only", "verify,nothing"},
+		{"--conns", "1,0"},
+		{"--gas-sizes", "x"},
 	} {
-		if _, err := cli(t, nil, args...); err == nil {
+		if _, err := cli(t, args...); err == nil {
 			t.Errorf("%v: accepted", args)
 		}
 	}
+}
+
+// cli runs sealbench with args and the test's environment, and returns what it printed.
+func cli(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(t.Context(), args, os.Getenv, &out, &errb)
+	return out.String(), err
 }

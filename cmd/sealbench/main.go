@@ -1,3 +1,8 @@
+// Command sealbench measures seald as cmd/seald wires it (package bench) against baselines measured in the
+// same run, and writes report.md, report.json and PNG plots. It is a command of its own so that the
+// production binary carries none of the bench's dependencies (plotting, other canonicalizers).
+//
+//	sealbench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
 package main
 
 import (
@@ -7,15 +12,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"seald"
 	"seald/bench"
 	"seald/httpapi"
+	"seald/internal/wiring"
 	"seald/pipeline"
 )
 
@@ -23,10 +32,21 @@ import (
 // names one.
 const localPostgres = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 
-// benchCommand runs `seald bench`: it measures the service as wired here (package bench) and writes
-// report.md, report.json and PNG plots into --out.
-func benchCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "sealbench:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// run is the whole program, callable from tests: it measures and writes the report into --out.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sealbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "small and short: 20,000 records, 3 s per load, 15 s end to end (under 5 minutes)")
 	out := fs.String("out", "bench-report", "directory for report.md, report.json and the plots")
@@ -51,7 +71,7 @@ func benchCommand(ctx context.Context, args []string, getenv func(string) string
 		cfg = bench.Quick()
 	}
 	cfg.OutDir, cfg.Log = *out, stderr
-	cfg.Command = strings.TrimSpace("seald bench " + strings.Join(args, " "))
+	cfg.Command = strings.TrimSpace("sealbench " + strings.Join(args, " "))
 	if *records > 0 {
 		cfg.Records = *records
 	}
@@ -110,7 +130,7 @@ func benchCommand(ctx context.Context, args []string, getenv func(string) string
 	start := time.Now()
 	rep, err := bench.Run(ctx, cfg, benchOpener(logger))
 	if rep != nil {
-		fmt.Fprintf(stdout, "%s\nseald bench: %s in %s (report.md, report.json and plots)\n", rep.Table(), cfg.OutDir,
+		fmt.Fprintf(stdout, "%s\nsealbench: %s in %s (report.md, report.json and plots)\n", rep.Table(), cfg.OutDir,
 			time.Since(start).Round(time.Second))
 	}
 	return err
@@ -134,24 +154,24 @@ func positiveList(name, s string) ([]int, error) {
 // per-key rate limit off (the load comes from one key), and the pipeline running only when asked.
 func benchOpener(logger *slog.Logger) bench.Opener {
 	return func(ctx context.Context, o bench.Options) (_ *bench.System, err error) {
-		var cfg Config
-		if err := parse(flagSet("serve", &cfg, true), nil, func(string) string { return "" }); err != nil {
+		var cfg wiring.Config
+		if err := wiring.Parse(wiring.FlagSet("serve", &cfg, true), nil, func(string) string { return "" }); err != nil {
 			return nil, err
 		}
 		cfg.DataDir, cfg.Database, cfg.ChainRPCAddr, cfg.Rate = o.Dir, o.Database, "", 0
-		secrets, _, err := loadSecrets(cfg.secretsPath())
+		secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath())
 		if err != nil {
 			return nil, err
 		}
-		store, err := openStore(ctx, &cfg)
+		store, err := wiring.OpenStore(ctx, &cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
-		var closers closeList
-		closers.add("store", store.Close)
+		var closers wiring.CloseList
+		closers.Add("store", store.Close)
 		defer func() {
 			if err != nil {
-				closers.closeAll(logger)
+				closers.CloseAll(logger)
 			}
 		}()
 		bulk, ok := store.(interface {
@@ -162,16 +182,16 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 		}
 		cfg.PublicURL = "http://127.0.0.1"
 		cfg.IPFSGatewayURL = cfg.PublicURL
-		parts, err := openParts(ctx, &cfg, logger, &closers)
+		parts, err := wiring.OpenParts(ctx, &cfg, logger, &closers)
 		if err != nil {
 			return nil, err
 		}
 		svc := &seald.Service{
-			Store: store, Secrets: secrets, Blobs: parts.blobs, Canonicalize: canonicalizeData,
-			PublicURL: cfg.PublicURL, Chains: parts.chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
+			Store: store, Secrets: secrets, Blobs: parts.Blobs, Canonicalize: wiring.CanonicalizeData,
+			PublicURL: cfg.PublicURL, Chains: parts.Chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
 		}
 		pipe := &pipeline.Pipeline{
-			Store: store, Secrets: secrets, Blobs: parts.blobs, Anchorers: parts.anchorers, Mailer: parts.mailer,
+			Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,
 			Link: svc.VerificationLink, Workers: cfg.Workers, Logger: logger,
 			Anchor: pipeline.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
 		}
@@ -181,7 +201,7 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 		}
 		api := &httpapi.Server{
 			Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
-			GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.gateway, ValidCID: parts.validCID, Ready: parts.ready(store),
+			GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, Ready: parts.Ready(store),
 		}
 		stopPipe := func() {}
 		if o.Pipeline {
@@ -195,7 +215,7 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 			Handler: api.Handler(), Store: store, Bulk: bulk.BulkInsertRecords,
 			SubscriptionKey: t.SubscriptionKey, APIKey: t.APIKey,
 			BusinessID: t.Business.BusinessID, ProjectID: t.Project.ProjectID, Privacy: t.Project.Privacy,
-			Close: func() error { stopPipe(); closers.closeAll(logger); return nil },
+			Close: func() error { stopPipe(); closers.CloseAll(logger); return nil },
 		}, nil
 	}
 }

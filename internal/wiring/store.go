@@ -1,0 +1,74 @@
+package wiring
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"seald"
+	"seald/jcs"
+	"seald/postgres"
+	"seald/sqlite"
+	"strings"
+)
+
+// OpenStore opens the store a config names: PostgreSQL for a postgres:// URL, else SQLite at a path
+// (default <data-dir>/seald.db), creating the data dir.
+func OpenStore(ctx context.Context, cfg *Config) (seald.Store, error) {
+	spec := cfg.DatabaseSpec()
+	if strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://") {
+		return postgres.Open(ctx, spec)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := privateFile(spec); err != nil {
+		return nil, err
+	}
+	return sqlite.Open(ctx, spec)
+}
+
+// privateFile creates the SQLite database file 0600 before SQLite does (which would make it 0644 under the
+// usual umask), or takes group and other access away from an existing one: it holds payloads until they
+// are stored, password hashes and sealed subscription keys. SQLite gives its -wal and -shm files the mode
+// of the database file. A file: URI or :memory: is left to SQLite.
+func privateFile(path string) error {
+	if strings.HasPrefix(path, "file:") || strings.HasPrefix(path, ":memory:") {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("database file: %w", err)
+	}
+	fi, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return os.Chmod(path, fi.Mode().Perm()&0o700)
+	}
+	return nil
+}
+
+// CanonicalizeData is the service's canonicalizer: RFC 8785, with error paths rooted at "data".
+func CanonicalizeData(b []byte) ([]byte, error) { return jcs.CanonicalizeNamed(b, "data") }
+
+// CloseList closes the parts in the reverse order of opening.
+type CloseList struct {
+	names []string
+	fns   []func() error
+}
+
+func (c *CloseList) Add(name string, fn func() error) {
+	c.names = append(c.names, name)
+	c.fns = append(c.fns, fn)
+}
+
+func (c *CloseList) CloseAll(logger *slog.Logger) {
+	for i := len(c.fns) - 1; i >= 0; i-- {
+		if err := c.fns[i](); err != nil {
+			logger.Warn("close", "part", c.names[i], "err", err)
+		}
+	}
+}
