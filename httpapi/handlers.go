@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"seald/wire"
 	"strings"
 
 	"seald"
@@ -45,7 +46,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request, l seald.Lookup) 
 			s.writeError(w, r, err)
 			return
 		}
-		res.Proof = p // null until the record is anchored
+		res.Proof = (*wire.Proof)(p) // null until the record is anchored
 	}
 	writeOK(w, r, http.StatusOK, res)
 }
@@ -136,13 +137,6 @@ func (s *Server) verifyOVI(w http.ResponseWriter, r *http.Request) {
 	s.verify(w, r, seald.Lookup{OVI: ovi})
 }
 
-// authenticationResult is the `data` of the authentication operation.
-type authenticationResult struct {
-	Reference string `json:"reference"`
-	Hash      string `json:"hash"`
-	OVI       string `json:"ovi,omitempty"`
-}
-
 func (s *Server) sealOn(network string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b, err := decode(r, s.BodyLimit)
@@ -161,7 +155,7 @@ func (s *Server) sealOn(network string) http.HandlerFunc {
 			return
 		}
 		w.Header().Set("Location", "/authentication-status/get/status?reference="+url.QueryEscape(rec.Reference))
-		writeOK(w, r, http.StatusCreated, authenticationResult{Reference: rec.Reference, Hash: rec.Hash, OVI: rec.OVI})
+		writeOK(w, r, http.StatusCreated, wire.AuthenticationResult{Reference: rec.Reference, Hash: rec.Hash, OVI: rec.OVI})
 	}
 }
 
@@ -208,14 +202,6 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	writeOK(w, r, http.StatusOK, statusRecord(rec))
 }
 
-// generatorResult is the `data` of the generator operation.
-type generatorResult struct {
-	Reference        string `json:"reference"`
-	EncryptedOVI     string `json:"encrypted_ovi"`
-	VerificationLink string `json:"verification_link"`
-	QRCode           string `json:"qr_code,omitempty"`
-}
-
 func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	b, err := decode(r, s.BodyLimit)
 	if err != nil {
@@ -233,19 +219,12 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	link := s.Service.VerificationLink(rec.Reference)
-	res := generatorResult{Reference: rec.Reference, EncryptedOVI: rec.OVI, VerificationLink: link}
+	res := wire.GeneratorResult{Reference: rec.Reference, EncryptedOVI: rec.OVI, VerificationLink: link}
 	if s.Page != nil {
 		res.QRCode = link + "/qr.svg"
 	}
 	w.Header().Set("Location", "/authentication-status/get/status?reference="+url.QueryEscape(rec.Reference))
 	writeOK(w, r, http.StatusCreated, res)
-}
-
-// statusChangeResult is the `data` of the status update operation.
-type statusChangeResult struct {
-	Reference string `json:"reference"`
-	Status    string `json:"status"`
-	Msg       string `json:"msg"`
 }
 
 func (s *Server) updateStatus(w http.ResponseWriter, r *http.Request) {
@@ -289,7 +268,7 @@ func (s *Server) updateStatus(w http.ResponseWriter, r *http.Request) {
 	if before.Status == rec.Status {
 		msg = "status unchanged: already " + string(rec.Status)
 	}
-	writeOK(w, r, http.StatusOK, statusChangeResult{Reference: rec.Reference, Status: string(rec.Status), Msg: msg})
+	writeOK(w, r, http.StatusOK, wire.StatusChange{Reference: rec.Reference, Status: string(rec.Status), Msg: msg})
 }
 
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
@@ -312,9 +291,9 @@ type rawJSON []byte
 func (j rawJSON) MarshalJSON() ([]byte, error) { return j, nil }
 
 func (s *Server) publicKey(w http.ResponseWriter, r *http.Request) {
-	writeOK(w, r, http.StatusOK, map[string]string{
-		"algorithm":  "Ed25519",
-		"public_key": base64.StdEncoding.EncodeToString(s.Service.Secrets.Signing.Public().(ed25519.PublicKey)),
+	writeOK(w, r, http.StatusOK, wire.PublicKey{
+		Algorithm: "Ed25519",
+		PublicKey: base64.StdEncoding.EncodeToString(s.Service.Secrets.Signing.Public().(ed25519.PublicKey)),
 	})
 }
 

@@ -1,0 +1,211 @@
+// Package wire holds the JSON bodies of seald's HTTP API, written once: package httpapi answers with them,
+// package client reads them, and a test in httpapi checks every one against openapi.json, member for member.
+// The members are the seed's, name for name; those marked "beyond the seed" are seald's additions
+// (docs/api.md). It imports nothing but the standard library, so that a third party can use it without the
+// service's dependencies.
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Verification is the data of the five verification operations (and of verification by encrypted
+// reference).
+type Verification struct {
+	Owner              Owner      `json:"owner"`
+	IsDataDownloadable bool       `json:"is_data_downloadable"`
+	Blockchain         Blockchain `json:"blockchain"`
+	IPFS               IPFS       `json:"ipfs"`
+	Privacy            string     `json:"privacy"` // PUBLIC or PRIVATE
+	Details            Details    `json:"details"`
+	Status             string     `json:"status"` // ACTIVE, SUSPENDED or REVOKED
+	Misc               Misc       `json:"misc"`
+	// Proof is the offline proof bundle, asked for with IncludeProof; nil until the record is anchored.
+	Proof *Proof `json:"proof,omitempty"`
+}
+
+// Owner is the business and project that sealed a record.
+type Owner struct {
+	Business   Business `json:"business"`
+	ProjectID  string   `json:"project_id"`
+	Project    Project  `json:"project"`
+	BusinessID string   `json:"business_id"`
+}
+
+// Business is the owner's business.
+type Business struct {
+	ID             string `json:"id"`
+	BusinessID     string `json:"business_id"`
+	Name           string `json:"name"`
+	Description    string `json:"description"`
+	Logo           string `json:"logo"`
+	Website        string `json:"website"`
+	DateRegistered string `json:"date_registered"` // RFC 3339, UTC, milliseconds
+}
+
+// Project is the owner's project.
+type Project struct {
+	ID          string `json:"id"`
+	ProjectID   string `json:"project_id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Logo        string `json:"logo"`
+	Privacy     string `json:"privacy"`
+	BusinessID  string `json:"business_id"`
+}
+
+// Blockchain is where a record is anchored.
+type Blockchain struct {
+	TokenID           string `json:"token_id"` // decimal; empty until anchored
+	BlockchainNetwork string `json:"blockchain_network"`
+	RevokedOnChain    bool   `json:"revoked_on_chain"` // beyond the seed
+}
+
+// IPFS is where the encrypted copy is stored.
+type IPFS struct {
+	IPFSGatewayLink string `json:"ipfs_gateway_link"`
+	CID             string `json:"cid"`
+}
+
+// Details describe the record.
+type Details struct {
+	Reference     string `json:"reference"`
+	Pipeline      string `json:"pipeline"`
+	CreatedTime   string `json:"created_time"`
+	UpdatedTime   string `json:"updated_time"`
+	Mimetype      string `json:"mimetype"`
+	EncryptedFile string `json:"encrypted_file"`
+	Hash          string `json:"hash"`
+}
+
+// Misc are the record's flags.
+type Misc struct {
+	IsEmail     bool `json:"is_email"`
+	IsEncrypted bool `json:"is_encrypted"`
+	IsSigned    bool `json:"is_signed"`
+	HasPassword bool `json:"has_password"`
+}
+
+// Proof is a record's offline proof bundle (beyond the seed), what `seald proof verify` checks. Its members
+// are those of seald.Proof, which converts to it.
+type Proof struct {
+	Version     int      `json:"version"`
+	Reference   string   `json:"reference"`
+	Hash        string   `json:"hash"`
+	CID         string   `json:"cid"`
+	Network     string   `json:"network"`
+	ChainID     string   `json:"chain_id"`
+	Contract    string   `json:"contract"`
+	TokenID     string   `json:"token_id"`
+	Leaf        string   `json:"leaf"`
+	MerklePath  []string `json:"merkle_path"`
+	Root        string   `json:"root"`
+	TxHash      string   `json:"tx_hash"`
+	BlockNumber uint64   `json:"block_number"`
+	PublicKey   string   `json:"public_key"`
+	Signature   string   `json:"signature"`
+}
+
+// StatusRecord is the data of the status operation.
+type StatusRecord struct {
+	ErrorMessage      *string `json:"error_message"` // nil when there is no error
+	ErrorType         string  `json:"error_type"`
+	IsEmail           bool    `json:"is_email"`
+	IsEncrypted       bool    `json:"is_encrypted"`
+	IsSigned          bool    `json:"is_signed"`
+	HasPassword       bool    `json:"has_password"`
+	CreatedTime       string  `json:"created_time"`
+	UpdatedTime       string  `json:"updated_time"`
+	BlockchainNetwork string  `json:"blockchain_network"`
+	Reference         string  `json:"reference"`
+	Pipeline          string  `json:"pipeline"`
+	TokenID           string  `json:"token_id"`
+	ProjectID         string  `json:"project_id"`
+	BusinessID        string  `json:"business_id"`
+	Mimetype          string  `json:"mimetype"`
+	State             string  `json:"state"` // PENDING ... COMPLETED, or FAILED
+	EncryptedFile     string  `json:"encrypted_file"`
+	Hash              string  `json:"hash"`
+	CID               string  `json:"cid"`
+	Status            string  `json:"status"` // beyond the seed: ACTIVE, SUSPENDED or REVOKED
+}
+
+// Pipeline states of StatusRecord.State that end a record's processing.
+const (
+	StateCompleted = "COMPLETED"
+	StateFailed    = "FAILED"
+)
+
+// Networks of the authentication operations and of verification by token id.
+const (
+	Polygon = "POLYGON"
+	EOS     = "EOS"
+)
+
+// AuthenticationRequest is the body of the authentication operations. Data is the JSON object to seal, kept
+// as raw JSON so that numbers keep their precision on the way.
+type AuthenticationRequest struct {
+	Data    json.RawMessage `json:"data"`
+	To      string          `json:"to"`
+	Cc      string          `json:"cc,omitempty"`
+	Subject string          `json:"subject,omitempty"`
+	Body    string          `json:"body,omitempty"`
+	IsHTML  Flag            `json:"is_html,omitempty"`
+	// Password, beyond the seed, protects downloads of the stored copy.
+	Password string `json:"password,omitempty"`
+	// EncryptedReference, beyond the seed, also makes an encrypted reference (AuthenticationResult.OVI).
+	EncryptedReference Flag `json:"encrypted_reference,omitempty"`
+}
+
+// Flag is the seed's integer flag (is_html): it is sent as 1 or 0 and read from 1, 0, true or false.
+type Flag bool
+
+// MarshalJSON writes 1 or 0.
+func (f Flag) MarshalJSON() ([]byte, error) {
+	if f {
+		return []byte("1"), nil
+	}
+	return []byte("0"), nil
+}
+
+// UnmarshalJSON reads 1, 0, true, false or null.
+func (f *Flag) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "1", "true":
+		*f = true
+	case "0", "false", "null":
+		*f = false
+	default:
+		return fmt.Errorf("a flag must be 0, 1, true or false, not %s", b)
+	}
+	return nil
+}
+
+// AuthenticationResult is the data of the authentication operations.
+type AuthenticationResult struct {
+	Reference string `json:"reference"`
+	Hash      string `json:"hash"`
+	OVI       string `json:"ovi,omitempty"` // beyond the seed, with EncryptedReference
+}
+
+// GeneratorResult is the data of the generator operation.
+type GeneratorResult struct {
+	Reference        string `json:"reference"`
+	EncryptedOVI     string `json:"encrypted_ovi"`
+	VerificationLink string `json:"verification_link"`
+	QRCode           string `json:"qr_code,omitempty"`
+}
+
+// StatusChange is the data of the status update operation.
+type StatusChange struct {
+	Reference string `json:"reference"`
+	Status    string `json:"status"`
+	Msg       string `json:"msg"`
+}
+
+// PublicKey is the service's signing key, published at /.well-known/seald-key.
+type PublicKey struct {
+	Algorithm string `json:"algorithm"`
+	PublicKey string `json:"public_key"` // base64 (standard)
+}
