@@ -23,7 +23,7 @@ bench:
 	go run ./cmd/sealbench --quick --out bench-report
 
 # The fuzz targets of parsers that take outside input, 10 s each (CI runs this after `make test`).
-FUZZ_CI = ./httpapi:FuzzDecode ./jcs:FuzzCanonicalize .:FuzzDecryptOVI .:FuzzQueryParameters .:FuzzParseProof ./evm:FuzzVerifyProof
+FUZZ_CI = ./httpapi:FuzzDecode ./jcs:FuzzCanonicalize ./secret:FuzzDecryptOVI .:FuzzQueryParameters .:FuzzParseProof ./evm:FuzzVerifyProof
 fuzz-ci:
 	FUZZTIME=$${FUZZTIME:-10s} scripts/fuzz.sh $(FUZZ_CI)
 

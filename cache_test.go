@@ -10,6 +10,7 @@ import (
 
 	"seald"
 	"seald/jcs"
+	"seald/secret"
 	"seald/sqlite"
 )
 
@@ -74,7 +75,7 @@ func newCacheEnv(t *testing.T) *cacheEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	secrets, err := seald.NewSecrets()
+	secrets, err := secret.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,10 +59,10 @@ func (p *Proof) Digest() [32]byte {
 }
 
 // Sign sets PublicKey and Signature with the service's key.
-func (p *Proof) Sign(key ed25519.PrivateKey) {
+func (p *Proof) Sign(s Signer) {
 	d := p.Digest()
-	p.PublicKey = base64.StdEncoding.EncodeToString(key.Public().(ed25519.PublicKey))
-	p.Signature = base64.StdEncoding.EncodeToString(ed25519.Sign(key, d[:]))
+	p.PublicKey = base64.StdEncoding.EncodeToString(s.PublicKey())
+	p.Signature = base64.StdEncoding.EncodeToString(s.Sign(d[:]))
 }
 
 // VerifySignature checks the signature against the public key in the bundle. Whether that key is the

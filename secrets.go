@@ -1,93 +1,48 @@
 package seald
 
-import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/base64"
-	"errors"
-)
+import "crypto/ed25519"
 
-// Secrets are the service's own keys. They are generated at first start into the data dir (package
-// cmd/seald reads and writes the files); the domain only uses them.
-type Secrets struct {
-	// Master wraps the per-record data keys of stored envelopes and seals subscription secrets.
-	Master [32]byte
-	// OVI encrypts the references embedded in documents (encrypted_ovi).
-	OVI [32]byte
-	// Signing signs record digests (is_signed); its public half is published.
-	Signing ed25519.PrivateKey
+// The service's cryptography is behind these small interfaces; package secret implements them all with the
+// service's own keys. Callers never hold key bytes, so key ids, rotation or another key source are that
+// package's business.
+
+// Signer signs the digests of records (is_signed, proof bundles); its public half is published.
+type Signer interface {
+	Sign(digest []byte) []byte
+	PublicKey() ed25519.PublicKey
 }
 
-// NewSecrets generates a fresh set of secrets.
-func NewSecrets() (*Secrets, error) {
-	s := &Secrets{}
-	if _, err := rand.Read(s.Master[:]); err != nil {
-		return nil, err
-	}
-	if _, err := rand.Read(s.OVI[:]); err != nil {
-		return nil, err
-	}
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	s.Signing = priv
-	return s, nil
+// KeyWrapper seals short secrets (subscription keys) for storage, bound to a purpose.
+type KeyWrapper interface {
+	SealString(v, purpose string) (string, error)
+	OpenString(v, purpose string) (string, error)
 }
 
-// seal encrypts plaintext with AES-256-GCM under key, binding aad, and returns nonce||ciphertext.
-func seal(key []byte, plaintext, aad []byte) ([]byte, error) {
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	gcm, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, gcm.NonceSize(), gcm.NonceSize()+len(plaintext)+gcm.Overhead())
-	if _, err := rand.Read(out); err != nil {
-		return nil, err
-	}
-	return gcm.Seal(out, out, plaintext, aad), nil
+// EnvelopeSealer encrypts a record's canonical data into the envelope stored in IPFS, bound to its reference,
+// and opens it again.
+type EnvelopeSealer interface {
+	SealEnvelope(reference string, canonical []byte) ([]byte, error)
+	OpenEnvelope(reference string, envelope []byte) ([]byte, error)
 }
 
-// open reverses seal.
-func open(key []byte, sealed, aad []byte) ([]byte, error) {
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	gcm, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, err
-	}
-	if len(sealed) < gcm.NonceSize()+gcm.Overhead() {
-		return nil, errors.New("sealed value too short")
-	}
-	return gcm.Open(nil, sealed[:gcm.NonceSize()], sealed[gcm.NonceSize():], aad)
+// OVICodec makes and reads encrypted references (encrypted_ovi). DecryptOVI answers EINVALID for anything
+// that is not an OVI of this service.
+type OVICodec interface {
+	EncryptOVI(reference, hash string) (string, error)
+	DecryptOVI(ovi string) (reference, hash string, err error)
 }
 
-// SealString seals a short secret (a subscription key) under the master key, for storage.
-func (s *Secrets) SealString(v, purpose string) (string, error) {
-	b, err := seal(s.Master[:], []byte(v), []byte("seald/"+purpose))
-	if err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
+// PasswordHasher keeps record passwords as slow hashes only.
+type PasswordHasher interface {
+	HashPassword(password string) (string, error)
+	CheckPassword(encoded, password string) bool
 }
 
-// OpenString reverses SealString.
-func (s *Secrets) OpenString(v, purpose string) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(v)
-	if err != nil {
-		return "", err
-	}
-	p, err := open(s.Master[:], b, []byte("seald/"+purpose))
-	if err != nil {
-		return "", err
-	}
-	return string(p), nil
+// Secrets is all of the service's cryptography, as the Service and the pipeline use it.
+type Secrets interface {
+	Signer
+	KeyWrapper
+	EnvelopeSealer
+	OVICodec
+	PasswordHasher
 }

@@ -13,7 +13,7 @@ import (
 // translates.
 type Service struct {
 	Store   ServiceStore
-	Secrets *Secrets
+	Secrets Secrets
 	// Blobs reads stored envelopes back for owner downloads; nil when IPFS is not configured.
 	Blobs BlobStore
 	// Canonicalize returns the RFC 8785 canonical form of a JSON text (package jcs).

@@ -153,7 +153,7 @@ func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
 	if p.MerklePath == nil {
 		p.MerklePath = []string{}
 	}
-	p.Sign(s.Secrets.Signing)
+	p.Sign(s.Secrets)
 	return p, nil
 }
 
@@ -218,7 +218,7 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 	if !r.Downloadable {
 		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
 	}
-	if r.HasPassword && !CheckPassword(r.PasswordHash, password) {
+	if r.HasPassword && !s.Secrets.CheckPassword(r.PasswordHash, password) {
 		return nil, ErrWrongPassword
 	}
 	if r.CID == "" {

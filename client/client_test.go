@@ -21,6 +21,7 @@ import (
 	"seald/jcs"
 	"seald/mail"
 	"seald/pipeline"
+	"seald/secret"
 	"seald/sqlite"
 )
 
@@ -39,7 +40,7 @@ func service(t *testing.T, rate float64) (string, *seald.Tenant, *openapicheck.C
 	if err != nil {
 		t.Fatal(err)
 	}
-	secrets, err := seald.NewSecrets()
+	secrets, err := secret.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func signedBundle(t *testing.T, a *evm.Anchorer, first uint64, hashes [][32]byte
 	if err := evm.FillProof(p, a.Chain(), first+uint64(i), b.Proofs[i], b.Root, *r); err != nil {
 		t.Fatal(err)
 	}
-	p.Sign(key)
+	p.Sign(evm.EdSigner(key))
 	return p
 }
 

@@ -20,8 +20,16 @@ func bundle(t testing.TB, a *Anchorer, b anchored, i int, key ed25519.PrivateKey
 	if err := FillProof(p, a.Chain(), b.first+uint64(i), b.tx.Proofs[i], b.tx.Root, *b.receipt); err != nil {
 		t.Fatal(err)
 	}
-	p.Sign(key)
+	p.Sign(EdSigner(key))
 	return p
+}
+
+// EdSigner signs with a bare Ed25519 key, as package secret does with the service's.
+type EdSigner ed25519.PrivateKey
+
+func (k EdSigner) Sign(digest []byte) []byte { return ed25519.Sign(ed25519.PrivateKey(k), digest) }
+func (k EdSigner) PublicKey() ed25519.PublicKey {
+	return ed25519.PrivateKey(k).Public().(ed25519.PublicKey)
 }
 
 func TestFillProofRefusesAWrongPath(t *testing.T) {

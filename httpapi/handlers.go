@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"crypto/ed25519"
 	"encoding/base64"
 	"net/http"
 	"net/url"
@@ -293,7 +292,7 @@ func (j rawJSON) MarshalJSON() ([]byte, error) { return j, nil }
 func (s *Server) publicKey(w http.ResponseWriter, r *http.Request) {
 	writeOK(w, r, http.StatusOK, wire.PublicKey{
 		Algorithm: "Ed25519",
-		PublicKey: base64.StdEncoding.EncodeToString(s.Service.Secrets.Signing.Public().(ed25519.PublicKey)),
+		PublicKey: base64.StdEncoding.EncodeToString(s.Service.Secrets.PublicKey()),
 	})
 }
 

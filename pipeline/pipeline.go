@@ -61,7 +61,7 @@ type Store interface {
 // same transaction that deletes its job, so a crash at any point resumes at the step that was running.
 type Pipeline struct {
 	Store     Store
-	Secrets   *seald.Secrets
+	Secrets   seald.Secrets
 	Blobs     seald.BlobStore           // nil: records wait in PENDING
 	Anchorers map[string]seald.Anchorer // by network; a missing one: records wait in IPFS_STORED
 	Mailer    seald.Mailer              // nil: records wait in ANCHORED
@@ -437,7 +437,7 @@ func (p *Pipeline) sign(r *seald.Record) error {
 	ch := a.Chain()
 	pr := &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		ChainID: ch.ChainID, Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
-	pr.Sign(p.Secrets.Signing)
+	pr.Sign(p.Secrets)
 	r.Signature, r.IsSigned = pr.Signature, true
 	if r.State != seald.StateFailed {
 		r.State = seald.StateCompleted

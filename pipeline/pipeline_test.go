@@ -13,6 +13,7 @@ import (
 	"seald"
 	"seald/jcs"
 	"seald/pipeline"
+	"seald/secret"
 	"seald/sqlite"
 )
 
@@ -32,7 +33,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	secrets, err := seald.NewSecrets()
+	secrets, err := secret.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func (e *env) open() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var secrets *seald.Secrets
+	var secrets seald.Secrets
 	if e.svc != nil {
 		secrets = e.svc.Secrets
 	}

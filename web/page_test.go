@@ -19,6 +19,7 @@ import (
 
 	"seald"
 	"seald/jcs"
+	"seald/secret"
 	"seald/sqlite"
 	"seald/web"
 )
@@ -42,7 +43,7 @@ func newFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	secrets, err := seald.NewSecrets()
+	secrets, err := secret.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,51 +2,42 @@ package wiring
 
 import (
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"seald/secret"
 
 	"seald"
 )
 
-// secretsFile is the service's own keys in the data dir, mode 0600: the master key (wraps record data keys),
-// the OVI key and the Ed25519 signing seed.
-type secretsFile struct {
-	Master     []byte `json:"master_key"`
-	OVI        []byte `json:"ovi_key"`
-	SigningKey []byte `json:"signing_seed"`
-}
-
 // LoadSecrets reads the secrets file (--secrets-file, default <data-dir>/secrets.json), creating it with
 // fresh keys at first start; created says it did.
-func LoadSecrets(path string) (*seald.Secrets, bool, error) {
+func LoadSecrets(path string) (*secret.Keys, bool, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		s, err := seald.NewSecrets()
+		k, err := secret.Generate()
 		if err != nil {
 			return nil, false, err
 		}
-		f := secretsFile{Master: s.Master[:], OVI: s.OVI[:], SigningKey: s.Signing.Seed()}
-		if err := WritePrivateJSON(path, f); err != nil {
+		if b, err = k.Marshal(); err == nil {
+			err = writePrivate(path, b)
+		}
+		if err != nil {
 			return nil, false, err
 		}
-		return s, true, nil
+		return k, true, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	var f secretsFile
-	if err := json.Unmarshal(b, &f); err != nil || len(f.Master) != 32 || len(f.OVI) != 32 || len(f.SigningKey) != ed25519.SeedSize {
+	k, err := secret.Parse(b)
+	if err != nil {
 		return nil, false, fmt.Errorf("%s is not a valid secrets file", path)
 	}
-	s := &seald.Secrets{Signing: ed25519.NewKeyFromSeed(f.SigningKey)}
-	copy(s.Master[:], f.Master)
-	copy(s.OVI[:], f.OVI)
-	return s, false, nil
+	return k, false, nil
 }
 
 // WritePrivateJSON writes v atomically to path with mode 0600: a temporary file in the same directory,
@@ -56,6 +47,11 @@ func WritePrivateJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
+	return writePrivate(path, append(b, '\n'))
+}
+
+// writePrivate writes b atomically to path with mode 0600.
+func writePrivate(path string, b []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
@@ -65,7 +61,7 @@ func WritePrivateJSON(path string, v any) error {
 		tmp.Close()
 		return err
 	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
+	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		return err
 	}

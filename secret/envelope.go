@@ -1,4 +1,4 @@
-package seald
+package secret
 
 import (
 	"crypto/rand"
@@ -24,12 +24,12 @@ const envelopeVersion = 1
 var envelopeMagic = []byte("SEALD\x00")
 
 // SealEnvelope encrypts the canonical data of a record into a version 1 envelope.
-func (s *Secrets) SealEnvelope(reference string, canonical []byte) ([]byte, error) {
+func (k *Keys) SealEnvelope(reference string, canonical []byte) ([]byte, error) {
 	var dataKey [32]byte
 	if _, err := rand.Read(dataKey[:]); err != nil {
 		return nil, err
 	}
-	wrapped, err := seal(s.Master[:], dataKey[:], []byte("seald/envelope-key/v1|"+reference))
+	wrapped, err := seal(k.master[:], dataKey[:], []byte("seald/envelope-key/v1|"+reference))
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (s *Secrets) SealEnvelope(reference string, canonical []byte) ([]byte, erro
 }
 
 // OpenEnvelope decrypts an envelope sealed for reference.
-func (s *Secrets) OpenEnvelope(reference string, env []byte) ([]byte, error) {
+func (k *Keys) OpenEnvelope(reference string, env []byte) ([]byte, error) {
 	n := len(envelopeMagic)
 	if len(env) < n+3 || string(env[:n]) != string(envelopeMagic) {
 		return nil, errors.New("envelope: not a seald envelope")
@@ -59,7 +59,7 @@ func (s *Secrets) OpenEnvelope(reference string, env []byte) ([]byte, error) {
 	if len(rest) < wl {
 		return nil, errors.New("envelope: truncated")
 	}
-	dataKey, err := open(s.Master[:], rest[:wl], []byte("seald/envelope-key/v1|"+reference))
+	dataKey, err := open(k.master[:], rest[:wl], []byte("seald/envelope-key/v1|"+reference))
 	if err != nil {
 		return nil, errors.New("envelope: the data key does not open with this master key")
 	}

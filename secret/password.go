@@ -1,4 +1,4 @@
-package seald
+package secret
 
 import (
 	"crypto/rand"
@@ -20,7 +20,7 @@ const (
 )
 
 // HashPassword returns the encoded Argon2id hash of a record password: the only form in which it is kept.
-func HashPassword(password string) (string, error) {
+func (*Keys) HashPassword(password string) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
@@ -31,7 +31,7 @@ func HashPassword(password string) (string, error) {
 }
 
 // CheckPassword reports whether password matches an encoded hash from HashPassword.
-func CheckPassword(encoded, password string) bool {
+func (*Keys) CheckPassword(encoded, password string) bool {
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false

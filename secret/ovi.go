@@ -1,4 +1,4 @@
-package seald
+package secret
 
 import (
 	"crypto/aes"
@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"seald"
 	"strings"
 
 	"github.com/google/uuid"
@@ -20,20 +21,20 @@ const oviVersion = 1
 var oviAAD = []byte("seald/ovi/v1")
 
 // EncryptOVI returns the encrypted_ovi of a reference and its hash.
-func (s *Secrets) EncryptOVI(reference, hash string) (string, error) {
+func (k *Keys) EncryptOVI(reference, hash string) (string, error) {
 	id, err := uuid.Parse(reference[2:])
 	if err != nil {
 		return "", err
 	}
 	h, err := hex.DecodeString(hash)
 	if err != nil || len(h) != 32 {
-		return "", Errorf(EINVALID, "hash is not a SHA-256 hex digest")
+		return "", seald.Errorf(seald.EINVALID, "hash is not a SHA-256 hex digest")
 	}
 	plain := make([]byte, 0, 49)
 	plain = append(plain, reference[0])
 	plain = append(plain, id[:]...)
 	plain = append(plain, h...)
-	gcm, err := s.oviAEAD()
+	gcm, err := k.oviAEAD()
 	if err != nil {
 		return "", err
 	}
@@ -48,8 +49,8 @@ func (s *Secrets) EncryptOVI(reference, hash string) (string, error) {
 
 // DecryptOVI returns the reference and hash inside an encrypted_ovi. Anything that is not an OVI of this
 // service (malformed, truncated, tampered with or sealed under another key) is EINVALID.
-func (s *Secrets) DecryptOVI(ovi string) (reference, hash string, err error) {
-	bad := Errorf(EINVALID, "ovi is not a valid encrypted reference of this service")
+func (k *Keys) DecryptOVI(ovi string) (reference, hash string, err error) {
+	bad := seald.Errorf(seald.EINVALID, "ovi is not a valid encrypted reference of this service")
 	if len(ovi) > 200 {
 		return "", "", bad
 	}
@@ -57,7 +58,7 @@ func (s *Secrets) DecryptOVI(ovi string) (reference, hash string, err error) {
 	if err != nil || len(b) < 1 || b[0] != oviVersion {
 		return "", "", bad
 	}
-	gcm, err := s.oviAEAD()
+	gcm, err := k.oviAEAD()
 	if err != nil {
 		return "", "", err
 	}
@@ -73,8 +74,8 @@ func (s *Secrets) DecryptOVI(ovi string) (reference, hash string, err error) {
 	return string(plain[0]) + "-" + strings.ToLower(id.String()), hex.EncodeToString(plain[17:]), nil
 }
 
-func (s *Secrets) oviAEAD() (cipher.AEAD, error) {
-	block, err := aes.NewCipher(s.OVI[:])
+func (k *Keys) oviAEAD() (cipher.AEAD, error) {
+	block, err := aes.NewCipher(k.ovi[:])
 	if err != nil {
 		return nil, err
 	}
