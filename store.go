@@ -143,21 +143,29 @@ type Jobs interface {
 	CountJobs(ctx context.Context) (map[string]int, error)
 }
 
+// Transition is a move of records from one pipeline state to the next, which the pipeline decides and a
+// store applies as told: records in From move to To, their error cleared when ClearError, each given a job
+// of kind Next due at once (none when Next is empty).
+type Transition struct {
+	From, To   State
+	ClearError bool
+	Next       string
+}
+
 // Batches persists the anchoring batches and the records' places in them.
 type Batches interface {
-	// AnchorQueue returns up to limit records of a network waiting in IPFS_STORED, oldest first.
-	AnchorQueue(ctx context.Context, network string, limit int) ([]*Record, error)
+	// AnchorQueue returns up to limit records of a network waiting in state with no batch, oldest first.
+	AnchorQueue(ctx context.Context, network string, state State, limit int) ([]*Record, error)
 	// NextTokenID returns the token id after the last one any batch of the network holds (1 when none).
 	NextTokenID(ctx context.Context, network string) (uint64, error)
-	// CreateBatch saves a signed batch and places its records (state ANCHOR_SUBMITTED) in one transaction.
-	// It fails with ECONFLICT if any record is no longer waiting in IPFS_STORED.
-	CreateBatch(ctx context.Context, b *Batch, entries []BatchEntry, now time.Time) error
+	// CreateBatch saves a signed batch and places its records, moving them as t says, in one transaction.
+	// It fails with ECONFLICT if any record is no longer waiting in t.From with no batch.
+	CreateBatch(ctx context.Context, b *Batch, entries []BatchEntry, t Transition, now time.Time) error
 	// UpdateBatch saves a batch's state, transaction and block.
 	UpdateBatch(ctx context.Context, b *Batch) error
-	// ConfirmBatch saves the batch as CONFIRMED (with its block and transaction), marks its records ANCHORED
-	// (clearing their errors), and inserts one job of kind nextKind (due now) for each of them, in one
-	// transaction.
-	ConfirmBatch(ctx context.Context, b *Batch, nextKind string, now time.Time) error
+	// ConfirmBatch saves the batch as CONFIRMED (with its block and transaction) and moves its records in
+	// t.From as t says, in one transaction; ECONFLICT when the batch is already CONFIRMED.
+	ConfirmBatch(ctx context.Context, b *Batch, t Transition, now time.Time) error
 	// OpenBatches returns the batches of a network that are not CONFIRMED, oldest first.
 	OpenBatches(ctx context.Context, network string) ([]*Batch, error)
 	Batch(ctx context.Context, id int64) (*Batch, error)

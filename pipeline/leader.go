@@ -12,6 +12,14 @@ import (
 // lead runs the anchor leader of one network for as long as ctx lives: whichever process holds the
 // network's lock batches its records and signs its transactions, so only one process ever uses the
 // network's nonce. The others wait for the lock.
+// The leader's two moves of records, which the store applies as told: a batch's records are placed
+// (IPFS_STORED -> ANCHOR_SUBMITTED), then, once its transaction is confirmed, anchored (-> ANCHORED, the
+// chain faults met on the way cleared) with their e-mail step queued.
+var (
+	placed   = seald.Transition{From: seald.StateIPFSStored, To: seald.StateAnchorSubmitted}
+	anchored = seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateAnchored, ClearError: true, Next: seald.JobNotify}
+)
+
 func (p *Pipeline) lead(ctx context.Context, network string, a seald.Anchorer) {
 	log := p.Logger.With("network", network)
 	for ctx.Err() == nil {
@@ -106,7 +114,7 @@ func (p *Pipeline) anchorRound(ctx context.Context, st *leaderState) (time.Durat
 	if len(open) > 0 {
 		return p.progress(ctx, st, open[0])
 	}
-	queue, err := p.Store.AnchorQueue(ctx, st.network, p.Anchor.MaxRecords)
+	queue, err := p.Store.AnchorQueue(ctx, st.network, placed.From, p.Anchor.MaxRecords)
 	if err != nil {
 		return 0, err
 	}
@@ -223,7 +231,7 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*seal
 	for i, r := range queue {
 		entries[i] = seald.BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
 	}
-	if err := p.Store.CreateBatch(ctx, b, entries, now); err != nil {
+	if err := p.Store.CreateBatch(ctx, b, entries, placed, now); err != nil {
 		p.abandon(st, tx)
 		return err
 	}
@@ -279,7 +287,7 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *seald.Batch
 			b.TxHash = b.TxHashes[i]
 		}
 		b.State, b.UpdatedAt = seald.BatchConfirmed, p.now()
-		if err := p.Store.ConfirmBatch(ctx, b, seald.JobNotify, b.UpdatedAt); err != nil {
+		if err := p.Store.ConfirmBatch(ctx, b, anchored, b.UpdatedAt); err != nil {
 			return 0, err
 		}
 		p.Observer.BatchAnchored(st.network, b.Count, rc.GasUsed)
@@ -335,7 +343,7 @@ func (p *Pipeline) batchHashes(ctx context.Context, b *seald.Batch) ([][32]byte,
 }
 
 func (p *Pipeline) setQueueError(ctx context.Context, st *leaderState, cause error) {
-	queue, err := p.Store.AnchorQueue(ctx, st.network, p.Anchor.MaxRecords)
+	queue, err := p.Store.AnchorQueue(ctx, st.network, placed.From, p.Anchor.MaxRecords)
 	if err != nil || len(queue) == 0 {
 		return
 	}

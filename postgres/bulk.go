@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"seald/internal/sqlstore"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,12 +16,12 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 	const op = "postgres.BulkInsertRecords"
 	rows := make([][]any, len(records))
 	for i, r := range records {
-		args, err := recordArgs(r)
+		args, err := s.RecordValues(r)
 		if err != nil {
 			return wrap(op, err)
 		}
 		rows[i] = args
 	}
-	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"records"}, recordCols, pgx.CopyFromRows(rows))
+	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"records"}, sqlstore.RecordColumns, pgx.CopyFromRows(rows))
 	return wrap(op, err)
 }

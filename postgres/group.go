@@ -10,6 +10,7 @@ import (
 
 	"seald"
 	"seald/internal/group"
+	"seald/internal/sqlstore"
 )
 
 // Group commit of CreateRecord. Each commit waits for PostgreSQL to flush its WAL, and the API creates one
@@ -107,13 +108,13 @@ func (c *committer) commit(group []*createReq) []error {
 	ctx := context.Background()
 	sentCommit, err := c.s.txCommit(ctx, func(tx pgx.Tx) error {
 		clear(results)
-		return insertGroup(ctx, tx, group, results)
+		return c.s.insertGroup(ctx, tx, group, results)
 	})
 	switch {
 	case err == nil:
 		for i, r := range group {
 			if results[i] == nil {
-				setJobIDs(r.r.Reference, r.jobs, r.ids)
+				sqlstore.SetJobIDs(r.r.Reference, r.jobs, r.ids)
 			}
 		}
 	case sentCommit:
@@ -130,20 +131,20 @@ func (c *committer) commit(group []*createReq) []error {
 
 // alone creates one record in its own transaction, the path without group commit.
 func (c *committer) alone(r *createReq) error {
-	return c.s.createOne(context.Background(), r.r, r.args, r.payload, r.jobs)
+	return c.s.CreateValues(context.Background(), r.r, r.args, r.payload, r.jobs)
 }
 
 // insertGroup inserts the records of a group, then the payloads and jobs of those that were new, setting
 // ECONFLICT in results for the others.
-func insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
+func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO records (` + recordColumns + `) VALUES `)
-	args := make([]any, 0, len(group)*len(recordCols))
+	q.WriteString(`INSERT INTO records (` + strings.Join(sqlstore.RecordColumns, ", ") + `) VALUES `)
+	args := make([]any, 0, len(group)*len(sqlstore.RecordColumns))
 	for i, r := range group {
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		q.WriteString("(" + placeholders(len(args)+1, len(recordCols)) + ")")
+		q.WriteString("(" + placeholders(len(args)+1, len(sqlstore.RecordColumns)) + ")")
 		args = append(args, r.args...)
 	}
 	q.WriteString(` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
@@ -170,18 +171,14 @@ func insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []e
 	var b pgx.Batch
 	for i, r := range group {
 		if !inserted[r.r.Reference] {
-			results[i] = conflict(opCreate, "record %s already exists", r.r.Reference)
+			results[i] = sqlstore.Conflict(opCreate, "record %s already exists", r.r.Reference)
 			continue
 		}
 		if r.payload != nil {
-			b.Queue(`INSERT INTO payloads (reference, data) VALUES ($1, $2)`, r.r.Reference, r.payload)
+			b.Queue(rebind(sqlstore.InsertPayload), r.r.Reference, r.payload)
 		}
 		for _, j := range r.jobs {
-			ref := j.Reference
-			if ref == "" {
-				ref = r.r.Reference
-			}
-			b.Queue(insertJobSQL, j.Kind, ref, j.Attempts, ts(j.RunAt), j.LastError)
+			b.Queue(rebind(sqlstore.InsertJob), s.JobValues(j, r.r.Reference)...)
 		}
 	}
 	if b.Len() == 0 {
@@ -207,4 +204,18 @@ func insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []e
 		}
 	}
 	return br.Close()
+}
+
+// CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never
+// exists without the job that moves it on. A job with no Reference is given the record's; each job's ID is
+// set once the transaction has committed. Concurrent calls share transactions (see the top of this file).
+func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byte, jobs ...*seald.Job) error {
+	args, err := s.RecordValues(r)
+	if err != nil {
+		return wrap(opCreate, err)
+	}
+	if s.group != nil {
+		return s.group.create(ctx, opCreate, &createReq{r: r, args: args, payload: payload, jobs: jobs})
+	}
+	return s.CreateValues(ctx, r, args, payload, jobs)
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"seald/internal/sqlstore"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,8 @@ var _ seald.Store = (*Store)(nil)
 // Store is seald's state in a PostgreSQL database, in the first schema of the DSN's search_path (so that
 // several deployments, or tests, can share one database).
 type Store struct {
+	*sqlstore.Store // the shared SQL of every noun
+
 	pool   *pgxpool.Pool
 	schema string
 	// lockCheck is how long a held lock's connection may stay silent before it is pinged; a dead connection
@@ -60,6 +63,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("postgres.Open: %w", err)
 	}
 	s := &Store{pool: pool, lockCheck: 5 * time.Second, locks: map[*lock]struct{}{}}
+	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
 	var schema *string
 	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
 		pool.Close()
@@ -191,12 +195,8 @@ func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *seald.Error
-	if errors.As(err, &se) && se.Code != "" {
-		if se.Op == "" {
-			se.Op = op
-		}
-		return se
+	if known, ok := sqlstore.Known(op, err); ok {
+		return known
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -213,52 +213,60 @@ func wrap(op string, err error) error {
 	return &seald.Error{Code: seald.EINTERNAL, Op: op, Err: err}
 }
 
-// notFound is the error of a lookup that found nothing.
-func notFound(op, format string, args ...any) error {
-	return &seald.Error{Code: seald.ENOTFOUND, Op: op, Message: fmt.Sprintf(format, args...)}
+// engine runs the shared SQL (package sqlstore) in the store's retried transactions and reads.
+type engine struct{ s *Store }
+
+func (e engine) Write(ctx context.Context, op string, fn func(ctx context.Context, q sqlstore.Querier) error) error {
+	return e.s.tx(ctx, op, func(tx pgx.Tx) error { return fn(ctx, pq{tx}) })
 }
 
-// conflict is the error of a change that the current state does not allow.
-func conflict(op, format string, args ...any) error {
-	return &seald.Error{Code: seald.ECONFLICT, Op: op, Message: fmt.Sprintf(format, args...)}
+func (e engine) Read(ctx context.Context, op string, fn func(q sqlstore.Querier) error) error {
+	return e.s.read(ctx, op, func(q querier) error { return fn(pq{q}) })
 }
 
-// ts is the stored form of a time: seald keeps milliseconds, so finer digits are dropped here rather than
-// kept by PostgreSQL's microseconds and lost by SQLite's milliseconds.
-func ts(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
+// pq runs the shared SQL through pgx, its ? placeholders numbered.
+type pq struct{ q querier }
 
-// nullTS stores nil as NULL.
-func nullTS(t *time.Time) any {
-	if t == nil {
-		return nil
+func (p pq) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := p.q.Exec(ctx, rebind(query), args...)
+	return tag.RowsAffected(), err
+}
+
+func (p pq) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	return p.q.Query(ctx, rebind(query), args...)
+}
+
+func (p pq) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return p.q.QueryRow(ctx, rebind(query), args...)
+}
+
+// rebound caches the numbered form of each query: the store's queries are a fixed set.
+var rebound sync.Map
+
+// rebind numbers the ? placeholders of a query ($1, $2...). The store's SQL has no ? in a literal.
+func rebind(query string) string {
+	if q, ok := rebound.Load(query); ok {
+		return q.(string)
 	}
-	return ts(*t)
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	rebound.Store(query, b.String())
+	return b.String()
 }
 
-// utcPtr turns a nullable column back into nil or a UTC time.
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
-// nullString stores "" as NULL, for optional references such as a subscription key's project.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// integer converts an unsigned counter (token id, nonce, block number) into a bigint. No real counter comes
-// near 2^63; one that does is refused rather than stored wrapped.
-func integer(what string, v uint64) (int64, error) {
-	if v > 1<<63-1 {
-		return 0, fmt.Errorf("%s %d does not fit in a bigint", what, v)
-	}
-	return int64(v), nil
+// dialect is PostgreSQL's: timestamptz to the millisecond, FOR UPDATE SKIP LOCKED so that instances claim
+// jobs side by side, and IS NOT DISTINCT FROM for "the same lease, NULL included".
+var dialect = sqlstore.Dialect{
+	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED",
+	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Wrap: wrap,
 }
 
 // placeholders returns "$from, ..., $(from+n-1)".

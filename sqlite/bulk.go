@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"seald/internal/sqlstore"
 
 	"seald"
 )
@@ -12,13 +13,13 @@ import (
 func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) error {
 	const op = "sqlite.BulkInsertRecords"
 	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
-		st, err := tx.PrepareContext(ctx, insertRecord)
+		st, err := tx.PrepareContext(ctx, sqlstore.InsertRecord)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		for _, r := range records {
-			vals, err := recordValues(r)
+			vals, err := s.RecordValues(r)
 			if err != nil {
 				return err
 			}

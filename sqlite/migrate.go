@@ -52,7 +52,7 @@ func (s *Store) migrate(ctx context.Context) error {
 				return fmt.Errorf("migration %s: %w", m.Name, err)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-				m.Version, m.Name, millis(time.Now())); err != nil {
+				m.Version, m.Name, time.Now().UnixMilli()); err != nil {
 				return err
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"runtime"
+	"seald/internal/sqlstore"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,8 @@ const busyTimeout = 15 * time.Second
 // timeout instead of failing with SQLITE_BUSY halfway through a transaction. Reads use a pool of read-only
 // connections, which WAL lets run beside the writer.
 type Store struct {
+	*sqlstore.Store // the shared SQL of every noun
+
 	path string
 	w    *sql.DB // the one writer connection
 	r    *sql.DB // read-only connections
@@ -96,6 +99,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	r.SetMaxIdleConns(n)
 
 	s := &Store{path: path, w: w, r: r, locks: map[*lock]struct{}{}}
+	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
 	if o.maxGroup > 1 {
 		s.group = newCommitter(s, o.maxGroup)
 	}
@@ -163,12 +167,8 @@ func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *seald.Error
-	if errors.As(err, &se) && se.Code != "" {
-		if se.Op == "" {
-			se.Op = op
-		}
-		return se
+	if known, ok := sqlstore.Known(op, err); ok {
+		return known
 	}
 	var le *sqlite.Error
 	if errors.As(err, &le) {
@@ -185,57 +185,61 @@ func wrap(op string, err error) error {
 	return &seald.Error{Code: seald.EINTERNAL, Op: op, Err: err}
 }
 
-// notFound is the error of a lookup that found nothing.
-func notFound(op, format string, args ...any) error {
-	return &seald.Error{Code: seald.ENOTFOUND, Op: op, Message: fmt.Sprintf(format, args...)}
+// engine runs the shared SQL (package sqlstore) on the one writer, with group commit, and on the read pool
+// through prepared statements.
+type engine struct{ s *Store }
+
+func (e engine) Write(ctx context.Context, op string, fn func(ctx context.Context, q sqlstore.Querier) error) error {
+	return e.s.write(ctx, op, func(ctx context.Context, tx *wtx) error { return fn(ctx, writer{tx}) })
 }
 
-// conflict is the error of a change that the current state does not allow.
-func conflict(op, format string, args ...any) error {
-	return &seald.Error{Code: seald.ECONFLICT, Op: op, Message: fmt.Sprintf(format, args...)}
+func (e engine) Read(ctx context.Context, op string, fn func(q sqlstore.Querier) error) error {
+	return wrap(op, fn(reader{e.s}))
 }
 
-// scanner is a *sql.Row or *sql.Rows.
-type scanner interface {
-	Scan(dest ...any) error
-}
+// writer runs statements in a write transaction, each prepared once per transaction.
+type writer struct{ tx *wtx }
 
-// millis stores a time as unix milliseconds: SQLite has no time type, and integers sort and compare.
-func millis(t time.Time) int64 { return t.UnixMilli() }
-
-// fromMillis turns stored milliseconds back into a UTC time.
-func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
-// nullMillis stores nil as NULL.
-func nullMillis(t *time.Time) any {
-	if t == nil {
-		return nil
+func (w writer) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := w.tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
 	}
-	return t.UnixMilli()
+	return res.RowsAffected()
 }
 
-// timePtr turns a nullable column back into nil or a UTC time.
-func timePtr(v sql.NullInt64) *time.Time {
-	if !v.Valid {
-		return nil
-	}
-	t := fromMillis(v.Int64)
-	return &t
+func (w writer) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rows, err := w.tx.QueryContext(ctx, query, args...)
+	return sqlRows{rows}, err
 }
 
-// nullString stores "" as NULL, for optional references such as a subscription key's project.
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
+func (w writer) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return w.tx.QueryRowContext(ctx, query, args...)
 }
 
-// integer converts an unsigned counter (token id, nonce, block number) into SQLite's signed INTEGER. No real
-// counter comes near 2^63; one that does is refused rather than stored wrapped.
-func integer(what string, v uint64) (int64, error) {
-	if v > 1<<63-1 {
-		return 0, fmt.Errorf("%s %d does not fit in a signed 64-bit integer", what, v)
-	}
-	return int64(v), nil
+// reader runs reads on the read pool through the store's prepared statements.
+type reader struct{ s *Store }
+
+func (r reader) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	return 0, errors.New("sqlite: a write on the read pool")
+}
+
+func (r reader) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rows, err := r.s.qrows(ctx, query, args...)
+	return sqlRows{rows}, err
+}
+
+func (r reader) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return r.s.qrow(ctx, query, args...)
+}
+
+// sqlRows are *sql.Rows closed without an error to look at (Err tells).
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { _ = r.Rows.Close() }
+
+// dialect is SQLite's: times as unix milliseconds (SQLite has no time type, and integers sort and compare),
+// no claim lock (the one writer already excludes), and IS for "the same lease, NULL included".
+var dialect = sqlstore.Dialect{
+	Name: "sqlite", Time: sqlstore.Millis, SameLease: "leased_until IS ?", Wrap: wrap,
 }

@@ -21,6 +21,12 @@ var batchTests = []test{
 }
 
 // stored stores a record of p on network, waiting in IPFS_STORED, created at the given offset from base.
+// The moves the pipeline's anchor leader asks of a store; the store applies them as told.
+var (
+	placed   = seald.Transition{From: seald.StateIPFSStored, To: seald.StateAnchorSubmitted}
+	anchored = seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateAnchored, ClearError: true, Next: seald.JobNotify}
+)
+
 func stored(t *testing.T, s seald.Store, p *seald.Project, network string, at time.Duration) *seald.Record {
 	t.Helper()
 	r := newRecord(p, base.Add(at))
@@ -55,7 +61,7 @@ func entries(first uint64, rs ...*seald.Record) []seald.BatchEntry {
 func batch(t *testing.T, s seald.Store, network string, first uint64, rs ...*seald.Record) *seald.Batch {
 	t.Helper()
 	b := newBatch(network, first, len(rs))
-	ok(t, "CreateBatch", s.CreateBatch(t.Context(), b, entries(first, rs...), base))
+	ok(t, "CreateBatch", s.CreateBatch(t.Context(), b, entries(first, rs...), placed, base))
 	return b
 }
 
@@ -69,18 +75,18 @@ func testAnchorQueue(t *testing.T, s seald.Store) {
 	eos := stored(t, s, p, seald.NetworkEOS, 0)
 	create(t, s, newRecord(p, base)) // PENDING
 
-	q, err := s.AnchorQueue(ctx, seald.NetworkPolygon, 10)
+	q, err := s.AnchorQueue(ctx, seald.NetworkPolygon, seald.StateIPFSStored, 10)
 	ok(t, "AnchorQueue", err)
 	equal(t, "AnchorQueue", q, []*seald.Record{a, b, c})
-	q, err = s.AnchorQueue(ctx, seald.NetworkPolygon, 2)
+	q, err = s.AnchorQueue(ctx, seald.NetworkPolygon, seald.StateIPFSStored, 2)
 	ok(t, "AnchorQueue", err)
 	equal(t, "AnchorQueue limited to 2", references(q), []string{a.Reference, b.Reference})
-	q, err = s.AnchorQueue(ctx, seald.NetworkEOS, 10)
+	q, err = s.AnchorQueue(ctx, seald.NetworkEOS, seald.StateIPFSStored, 10)
 	ok(t, "AnchorQueue EOS", err)
 	equal(t, "AnchorQueue EOS", references(q), []string{eos.Reference})
 
 	batch(t, s, seald.NetworkPolygon, 1, a)
-	q, err = s.AnchorQueue(ctx, seald.NetworkPolygon, 10)
+	q, err = s.AnchorQueue(ctx, seald.NetworkPolygon, seald.StateIPFSStored, 10)
 	ok(t, "AnchorQueue", err)
 	equal(t, "AnchorQueue after a batch", references(q), []string{b.Reference, c.Reference})
 }
@@ -116,7 +122,7 @@ func testCreateBatch(t *testing.T, s seald.Store) {
 	b := newBatch(seald.NetworkPolygon, 7, 2)
 	es := entries(7, r1, r2)
 	now := base.Add(time.Hour)
-	ok(t, "CreateBatch", s.CreateBatch(ctx, b, es, now))
+	ok(t, "CreateBatch", s.CreateBatch(ctx, b, es, placed, now))
 	if b.ID == 0 {
 		t.Fatal("CreateBatch set no ID")
 	}
@@ -152,7 +158,7 @@ func testCreateBatchConflict(t *testing.T, s seald.Store) {
 		"of another network": eos, "in IPFS_STORED with a batch": odd} {
 		a, b := stored(t, s, p, seald.NetworkPolygon, time.Second), stored(t, s, p, seald.NetworkPolygon, 2*time.Second)
 		nb := newBatch(seald.NetworkPolygon, 2, 3)
-		err := s.CreateBatch(ctx, nb, entries(2, a, bad, b), base.Add(time.Hour))
+		err := s.CreateBatch(ctx, nb, entries(2, a, bad, b), placed, base.Add(time.Hour))
 		wantCode(t, "CreateBatch with a record "+name, err, seald.ECONFLICT)
 		equal(t, "record "+a.Reference+" after the refused batch", record(t, s, a.Reference), a)
 		equal(t, "record "+b.Reference+" after the refused batch", record(t, s, b.Reference), b)
@@ -200,7 +206,7 @@ func testConfirmBatch(t *testing.T, s seald.Store) {
 	now := base.Add(time.Hour)
 	b.State, b.BlockNumber, b.BlockHash = seald.BatchConfirmed, 123, "0x"+randomHex(32)
 	b.UpdatedAt = now
-	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b, seald.JobNotify, now))
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b, anchored, now))
 	got, err := s.Batch(ctx, b.ID)
 	ok(t, "Batch", err)
 	equal(t, "confirmed Batch", got, b)
@@ -218,7 +224,7 @@ func testConfirmBatch(t *testing.T, s seald.Store) {
 		t.Errorf("OpenBatches after ConfirmBatch = %s", show(open))
 	}
 
-	wantCode(t, "ConfirmBatch twice", s.ConfirmBatch(ctx, b, seald.JobNotify, now), seald.ECONFLICT)
+	wantCode(t, "ConfirmBatch twice", s.ConfirmBatch(ctx, b, anchored, now), seald.ECONFLICT)
 	jobs := claimAll(t, s, allKinds, now)
 	if len(jobs) != 2 {
 		t.Fatalf("jobs after ConfirmBatch = %s, want 2 notify jobs", show(jobs))
@@ -234,7 +240,7 @@ func testConfirmBatch(t *testing.T, s seald.Store) {
 
 	ghost := newBatch(seald.NetworkPolygon, 9, 1)
 	ghost.ID = b.ID + 1000
-	wantCode(t, "ConfirmBatch of an unknown batch", s.ConfirmBatch(ctx, ghost, seald.JobNotify, now), seald.ENOTFOUND)
+	wantCode(t, "ConfirmBatch of an unknown batch", s.ConfirmBatch(ctx, ghost, anchored, now), seald.ENOTFOUND)
 }
 
 func testOpenBatches(t *testing.T, s seald.Store) {
@@ -246,7 +252,7 @@ func testOpenBatches(t *testing.T, s seald.Store) {
 	batch(t, s, seald.NetworkEOS, 1, stored(t, s, p, seald.NetworkEOS, 0))
 	b2.State = seald.BatchSent
 	ok(t, "UpdateBatch", s.UpdateBatch(ctx, b2))
-	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b1, seald.JobNotify, base))
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b1, anchored, base))
 	b1.State = seald.BatchConfirmed
 	open, err := s.OpenBatches(ctx, seald.NetworkPolygon)
 	ok(t, "OpenBatches", err)
@@ -269,7 +275,7 @@ func testBatchesFrom(t *testing.T, s seald.Store) {
 	b1 := batch(t, s, seald.NetworkPolygon, 1, recs(3)...) // 1..3
 	b4 := batch(t, s, seald.NetworkPolygon, 4, recs(2)...) // 4..5
 	batch(t, s, seald.NetworkEOS, 1, stored(t, s, p, seald.NetworkEOS, 0))
-	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b4, seald.JobNotify, base))
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b4, anchored, base))
 	b4.State = seald.BatchConfirmed
 	for _, c := range []struct {
 		from uint64

@@ -56,7 +56,7 @@ func emptyBatch(t *testing.T, s seald.Store, network string) *seald.Batch {
 	t.Helper()
 	b := &seald.Batch{Network: network, FirstTokenID: 1, Root: "0x" + randomHex(32), TxHash: "0x" + randomHex(32),
 		State: seald.BatchSigned, CreatedAt: base, UpdatedAt: base}
-	ok(t, "CreateBatch", s.CreateBatch(t.Context(), b, nil, base))
+	ok(t, "CreateBatch", s.CreateBatch(t.Context(), b, nil, placed, base))
 	return b
 }
 

@@ -224,7 +224,7 @@ func drained(b *testing.B, s seald.Store) bool {
 	if len(jobs) > 0 {
 		return false
 	}
-	q, err := s.AnchorQueue(ctx, seald.NetworkPolygon, 1)
+	q, err := s.AnchorQueue(ctx, seald.NetworkPolygon, seald.StateIPFSStored, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,233 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"seald"
+)
+
+// AnchorQueue returns up to limit records of a network waiting in state with no batch, oldest first.
+func (s *Store) AnchorQueue(ctx context.Context, network string, state seald.State, limit int) ([]*seald.Record, error) {
+	if limit < 1 {
+		return []*seald.Record{}, nil
+	}
+	return list(ctx, s, s.op("AnchorQueue"), scanRecord, selectRecord+`WHERE state = ? AND network = ? AND batch_id IS NULL
+		ORDER BY created_at, seq LIMIT ?`, string(state), network, limit)
+}
+
+// NextTokenID returns the token id after the last one any batch of the network holds, 1 when none.
+func (s *Store) NextTokenID(ctx context.Context, network string) (uint64, error) {
+	next, err := one(ctx, s, s.op("NextTokenID"), func(row Row) (n int64, err error) {
+		err = row.Scan(&n)
+		return n, err
+	}, nil, `SELECT coalesce(max(first_token_id + count), 1) FROM batches WHERE network = ?`, network)
+	return uint64(next), err
+}
+
+// batchValues returns the stored forms of a batch's unsigned counters and transaction list.
+func batchValues(b *seald.Batch) (first, nonce, block int64, hashes any, err error) {
+	if first, err = integer("first token id", b.FirstTokenID); err != nil {
+		return
+	}
+	if nonce, err = integer("nonce", b.Nonce); err != nil {
+		return
+	}
+	if block, err = integer("block number", b.BlockNumber); err != nil {
+		return
+	}
+	hashes, err = jsonText(b.TxHashes, b.TxHashes == nil)
+	return
+}
+
+// CreateBatch saves a signed batch and places its records in one transaction, moving each as t says. Each
+// record must still be in t.From on the batch's network with no batch; otherwise it is ECONFLICT and nothing
+// changes, so a record is never in two batches. The batch's ID is set, and a zero CreatedAt or UpdatedAt
+// becomes now.
+func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald.BatchEntry, t seald.Transition, now time.Time) error {
+	op := s.op("CreateBatch")
+	first, nonce, block, hashes, err := batchValues(b)
+	if err != nil {
+		return s.D.Wrap(op, err)
+	}
+	created, updated := b.CreatedAt, b.UpdatedAt
+	if created.IsZero() {
+		created = now
+	}
+	if updated.IsZero() {
+		updated = now
+	}
+	var id int64
+	err = s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := q.QueryRow(ctx, `INSERT INTO batches (network, first_token_id, count, root, nonce, tx_hash,
+			tx_hashes, raw_tx, attempt, state, block_number, block_hash, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			b.Network, first, b.Count, b.Root, nonce, b.TxHash, hashes, b.RawTx, b.Attempt, string(b.State), block,
+			b.BlockHash, s.D.Time(created), s.D.Time(updated)).Scan(&id); err != nil {
+			return err
+		}
+		for _, e := range entries {
+			token, err := integer("token id", e.TokenID)
+			if err != nil {
+				return err
+			}
+			path, err := jsonText(e.MerklePath, e.MerklePath == nil)
+			if err != nil {
+				return err
+			}
+			n, err := q.Exec(ctx, `UPDATE records SET state = ?, batch_id = ?, token_id = ?, leaf = ?,
+				merkle_path = ?, updated_at = ? WHERE reference = ? AND state = ? AND network = ? AND batch_id IS NULL`,
+				string(t.To), id, token, e.Leaf, path, s.D.Time(now), e.Reference, string(t.From), b.Network)
+			if err := mustAffect(n, err, Conflict(op, "record %s is not waiting in %s on %s", e.Reference, t.From, b.Network)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.ID, b.CreatedAt, b.UpdatedAt = id, created.UTC().Truncate(time.Millisecond), updated.UTC().Truncate(time.Millisecond)
+	return nil
+}
+
+// UpdateBatch saves a batch's state, transaction, attempt and block. The network, token range and creation
+// time never change.
+func (s *Store) UpdateBatch(ctx context.Context, b *seald.Batch) error {
+	op := s.op("UpdateBatch")
+	_, nonce, block, hashes, err := batchValues(b)
+	if err != nil {
+		return s.D.Wrap(op, err)
+	}
+	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE batches SET root = ?, nonce = ?, tx_hash = ?, tx_hashes = ?, raw_tx = ?,
+			attempt = ?, state = ?, block_number = ?, block_hash = ?, updated_at = ? WHERE id = ?`,
+			b.Root, nonce, b.TxHash, hashes, b.RawTx, b.Attempt, string(b.State), block, b.BlockHash,
+			s.D.Time(b.UpdatedAt), b.ID)
+		return mustAffect(n, err, NotFound(op, "batch %d not found", b.ID))
+	})
+}
+
+// ConfirmBatch saves the batch as CONFIRMED with its transaction and block and moves its records in t.From as
+// t says (their errors cleared when t.ClearError), inserting for each of them a job of kind t.Next due now
+// (none when it is empty), in one transaction. A batch already CONFIRMED is ECONFLICT and nothing changes, so
+// confirming twice never queues a record's next step twice.
+func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transition, now time.Time) error {
+	op := s.op("ConfirmBatch")
+	_, _, block, hashes, err := batchValues(b)
+	if err != nil {
+		return s.D.Wrap(op, err)
+	}
+	err = s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE batches SET state = ?, tx_hash = ?, tx_hashes = ?, block_number = ?,
+			block_hash = ?, updated_at = ? WHERE id = ? AND state <> ?`,
+			string(seald.BatchConfirmed), b.TxHash, hashes, block, b.BlockHash, s.D.Time(now), b.ID,
+			string(seald.BatchConfirmed))
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			var exists int
+			if err := q.QueryRow(ctx, `SELECT count(*) FROM batches WHERE id = ?`, b.ID).Scan(&exists); err != nil {
+				return err
+			}
+			if exists == 0 {
+				return NotFound(op, "batch %d not found", b.ID)
+			}
+			return Conflict(op, "batch %d is already confirmed", b.ID)
+		}
+		if t.Next != "" {
+			if _, err := q.Exec(ctx, `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error)
+				SELECT ?, reference, 0, ?, NULL, '' FROM records WHERE batch_id = ? AND state = ? ORDER BY token_id`,
+				t.Next, s.D.Time(now), b.ID, string(t.From)); err != nil {
+				return err
+			}
+		}
+		set := `state = ?`
+		if t.ClearError {
+			set += `, error_type = '', error_message = ''`
+		}
+		_, err = q.Exec(ctx, `UPDATE records SET `+set+`, updated_at = ? WHERE batch_id = ? AND state = ?`,
+			string(t.To), s.D.Time(now), b.ID, string(t.From))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	b.State, b.UpdatedAt = seald.BatchConfirmed, now.UTC().Truncate(time.Millisecond)
+	return nil
+}
+
+const selectBatch = `SELECT id, network, first_token_id, count, root, nonce, tx_hash, tx_hashes, raw_tx, attempt,
+	state, block_number, block_hash, created_at, updated_at FROM batches `
+
+func scanBatch(row Row) (*seald.Batch, error) {
+	var b seald.Batch
+	var first, nonce, block int64
+	var hashes *string
+	var state string
+	if err := row.Scan(&b.ID, &b.Network, &first, &b.Count, &b.Root, &nonce, &b.TxHash, &hashes, &b.RawTx,
+		&b.Attempt, &state, &block, &b.BlockHash, Time{T: &b.CreatedAt}, Time{T: &b.UpdatedAt}); err != nil {
+		return nil, err
+	}
+	b.FirstTokenID, b.Nonce, b.BlockNumber, b.State = uint64(first), uint64(nonce), uint64(block), seald.BatchState(state)
+	return &b, jsonInto("batch tx_hashes", hashes, &b.TxHashes)
+}
+
+// OpenBatches returns the batches of a network that are not CONFIRMED, oldest first, for the anchor leader
+// to resume after a restart.
+func (s *Store) OpenBatches(ctx context.Context, network string) ([]*seald.Batch, error) {
+	return list(ctx, s, s.op("OpenBatches"), scanBatch, selectBatch+`WHERE network = ? AND state <> ? ORDER BY id`,
+		network, string(seald.BatchConfirmed))
+}
+
+// Batch finds a batch by id.
+func (s *Store) Batch(ctx context.Context, id int64) (*seald.Batch, error) {
+	op := s.op("Batch")
+	return one(ctx, s, op, scanBatch, NotFound(op, "batch %d not found", id), selectBatch+`WHERE id = ?`, id)
+}
+
+// BatchesFrom returns the batches of a network, in any state, that hold a token id >= tokenID, by first
+// token id, for the leader to re-send what a chain that lost blocks no longer has.
+func (s *Store) BatchesFrom(ctx context.Context, network string, tokenID uint64) ([]*seald.Batch, error) {
+	if tokenID > 1<<63-1 {
+		return []*seald.Batch{}, nil
+	}
+	return list(ctx, s, s.op("BatchesFrom"), scanBatch, selectBatch+`WHERE network = ? AND first_token_id + count > ?
+		ORDER BY first_token_id, id`, network, int64(tokenID))
+}
+
+// SetBatchError records a chain fault on every record of a batch, leaving their state.
+func (s *Store) SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error {
+	return s.E.Write(ctx, s.op("SetBatchError"), func(ctx context.Context, q Querier) error {
+		_, err := q.Exec(ctx, `UPDATE records SET error_type = ?, error_message = ?, updated_at = ? WHERE batch_id = ?`,
+			errorType, errorMessage, s.D.Time(now), batchID)
+		return err
+	})
+}
+
+// SetAnchorError records a chain fault on the given records, leaving their state; unknown references are
+// skipped.
+func (s *Store) SetAnchorError(ctx context.Context, references []string, errorType, errorMessage string, now time.Time) error {
+	if len(references) == 0 {
+		return nil
+	}
+	return s.E.Write(ctx, s.op("SetAnchorError"), func(ctx context.Context, q Querier) error {
+		// One statement per chunk keeps below SQLite's limit on bound variables.
+		const chunk = 500
+		for refs := references; len(refs) > 0; {
+			n := min(chunk, len(refs))
+			args := []any{errorType, errorMessage, s.D.Time(now)}
+			for _, r := range refs[:n] {
+				args = append(args, r)
+			}
+			if _, err := q.Exec(ctx, `UPDATE records SET error_type = ?, error_message = ?, updated_at = ?
+				WHERE reference IN (?`+strings.Repeat(", ?", n-1)+`)`, args...); err != nil {
+				return err
+			}
+			refs = refs[n:]
+		}
+		return nil
+	})
+}

@@ -1,0 +1,244 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"sort"
+	"time"
+
+	"seald"
+)
+
+// InsertJob inserts one job and returns its id.
+const InsertJob = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error)
+	VALUES (?, ?, ?, ?, NULL, ?) RETURNING id`
+
+// JobValues are the values of InsertJob for j, given the reference of the record it belongs to when j names
+// none.
+func (s *Store) JobValues(j *seald.Job, reference string) []any {
+	if j.Reference != "" {
+		reference = j.Reference
+	}
+	return []any{j.Kind, reference, j.Attempts, s.D.Time(j.RunAt), j.LastError}
+}
+
+// insertJobs inserts jobs, giving those with no Reference the record's, and returns their new ids.
+func (s *Store) insertJobs(ctx context.Context, q Querier, reference string, jobs []*seald.Job) ([]int64, error) {
+	ids := make([]int64, len(jobs))
+	for i, j := range jobs {
+		if err := q.QueryRow(ctx, InsertJob, s.JobValues(j, reference)...).Scan(&ids[i]); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// SetJobIDs records in the caller's jobs what the committed transaction stored.
+func SetJobIDs(reference string, jobs []*seald.Job, ids []int64) {
+	for i, j := range jobs {
+		j.ID, j.LeasedUntil = ids[i], time.Time{}
+		if j.Reference == "" {
+			j.Reference = reference
+		}
+	}
+}
+
+const jobColumns = `id, kind, reference, attempts, run_at, leased_until, last_error`
+
+func scanJob(row Row) (*seald.Job, error) {
+	var j seald.Job
+	var leased *time.Time
+	if err := row.Scan(&j.ID, &j.Kind, &j.Reference, &j.Attempts, Time{T: &j.RunAt}, Time{Null: &leased}, &j.LastError); err != nil {
+		return nil, err
+	}
+	if leased != nil {
+		j.LeasedUntil = *leased
+	}
+	return &j, nil
+}
+
+// ClaimJobs leases up to limit due jobs of the given kinds, kind by kind in the order given (the caller's
+// priority: the pipeline puts later stages first, so that records already anchored finish while a backlog
+// of store jobs waits), earliest first within a kind, in one transaction: SQLite's writer lock, or
+// PostgreSQL's row locks skipped by other claimers, make the choice and the lease atomic across processes.
+// jobs_kind_run_at serves each kind's select as one range scan. No kinds, or a limit below 1, claims nothing.
+func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*seald.Job, error) {
+	if len(kinds) == 0 || limit < 1 {
+		return []*seald.Job{}, nil
+	}
+	kinds = distinct(kinds)
+	claim := `UPDATE jobs SET leased_until = ? WHERE id IN (
+		SELECT id FROM jobs WHERE kind = ? AND run_at <= ? AND (leased_until IS NULL OR leased_until <= ?)
+		ORDER BY run_at, id LIMIT ? ` + s.D.ClaimLock + `)
+	RETURNING ` + jobColumns
+	var jobs []*seald.Job
+	err := s.E.Write(ctx, s.op("ClaimJobs"), func(ctx context.Context, q Querier) error {
+		jobs = []*seald.Job{}
+		for _, kind := range kinds {
+			if len(jobs) == limit {
+				break
+			}
+			rows, err := q.Query(ctx, claim, s.D.Time(now.Add(lease)), kind, s.D.Time(now), s.D.Time(now), limit-len(jobs))
+			if err != nil {
+				return err
+			}
+			got, err := collect(rows, scanJob)
+			if err != nil {
+				return err
+			}
+			// RETURNING gives no order.
+			sort.Slice(got, func(a, b int) bool {
+				if !got[a].RunAt.Equal(got[b].RunAt) {
+					return got[a].RunAt.Before(got[b].RunAt)
+				}
+				return got[a].ID < got[b].ID
+			})
+			jobs = append(jobs, got...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// distinct returns kinds without repeats, in their first order: a kind named twice would otherwise be
+// claimed twice when the lease is zero.
+func distinct(kinds []string) []string {
+	out := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// ownJob runs a statement on the job that must match it only while it is still the caller's: it ends with
+// "WHERE id = ? AND <SameLease>", whose parameters follow args. It returns ECONFLICT otherwise: the job is
+// gone (another worker finished it) or it was leased again after the caller's lease ran out, and either way
+// the caller's result must not be saved.
+func (s *Store) ownJob(ctx context.Context, q Querier, op string, j *seald.Job, query string, args ...any) error {
+	var lease any
+	if !j.LeasedUntil.IsZero() {
+		lease = s.D.Time(j.LeasedUntil)
+	}
+	n, err := q.Exec(ctx, query+` WHERE id = ? AND `+s.D.SameLease, append(args, j.ID, lease)...)
+	if err != nil || n > 0 {
+		return err
+	}
+	var exists int
+	if err := q.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE id = ?`, j.ID).Scan(&exists); err != nil {
+		return err
+	}
+	if exists == 0 {
+		return Conflict(op, "job %d no longer exists", j.ID)
+	}
+	return Conflict(op, "job %d was leased again after this lease ended", j.ID)
+}
+
+// CompleteJob saves the record (when r is not nil), drops its payload when dropPayload, deletes the job and
+// inserts the next jobs, in one transaction. The job must still be the caller's (same id and lease as
+// ClaimJobs gave); otherwise it is ECONFLICT and nothing changes, so a worker whose lease ran out cannot
+// overwrite the work of the worker that took the job over.
+func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, r *seald.Record, dropPayload bool, next ...*seald.Job) error {
+	op := s.op("CompleteJob")
+	var ids []int64
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
+			return err
+		}
+		if r != nil {
+			if err := s.saveRecord(ctx, q, op, r); err != nil {
+				return err
+			}
+		}
+		if dropPayload {
+			if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE reference = ?`, j.Reference); err != nil {
+				return err
+			}
+		}
+		var err error
+		ids, err = s.insertJobs(ctx, q, j.Reference, next)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	SetJobIDs(j.Reference, next, ids)
+	return nil
+}
+
+// RetryJob saves the job's attempts, last error and next run, releases its lease, and sets the record's
+// error type and message, in one transaction; ECONFLICT when the job is no longer the caller's.
+func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMessage string) error {
+	op := s.op("RetryJob")
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.ownJob(ctx, q, op, j, `UPDATE jobs SET attempts = ?, last_error = ?, run_at = ?, leased_until = NULL`,
+			j.Attempts, j.LastError, s.D.Time(j.RunAt)); err != nil {
+			return err
+		}
+		_, err := q.Exec(ctx, `UPDATE records SET error_type = ?, error_message = ? WHERE reference = ?`,
+			errorType, errorMessage, j.Reference)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	j.LeasedUntil = time.Time{}
+	return nil
+}
+
+// FailJob deletes the job and sets the record's state, error type and message, in one transaction;
+// ECONFLICT when the job is no longer the caller's.
+func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string) error {
+	op := s.op("FailJob")
+	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
+			return err
+		}
+		_, err := q.Exec(ctx, `UPDATE records SET state = ?, error_type = ?, error_message = ? WHERE reference = ?`,
+			string(state), errorType, errorMessage, j.Reference)
+		return err
+	})
+}
+
+// ReleaseLeases frees every job lease: on an embedded store the process starting is the only one, so any
+// lease left is from a process that died.
+func (s *Store) ReleaseLeases(ctx context.Context) error {
+	return s.E.Write(ctx, s.op("ReleaseLeases"), func(ctx context.Context, q Querier) error {
+		_, err := q.Exec(ctx, `UPDATE jobs SET leased_until = NULL WHERE leased_until IS NOT NULL`)
+		return err
+	})
+}
+
+// CountJobs counts the jobs of each kind; kinds with no job are absent.
+func (s *Store) CountJobs(ctx context.Context) (map[string]int, error) {
+	type count struct {
+		kind string
+		n    int
+	}
+	counts, err := list(ctx, s, s.op("CountJobs"), func(row Row) (c count, err error) {
+		err = row.Scan(&c.kind, &c.n)
+		return c, err
+	}, `SELECT kind, count(*) FROM jobs GROUP BY kind`)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]int, len(counts))
+	for _, c := range counts {
+		m[c.kind] = c.n
+	}
+	return m, nil
+}
+
+// ignoreNoRows is nil for a query that found no row, else err.
+func ignoreNoRows(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,243 @@
+package sqlstore
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"seald"
+)
+
+// RecordColumns are the columns of a record, in the order of RecordValues and scanRecord.
+var RecordColumns = []string{"reference", "pipeline", "business_id", "project_id", "network", "hash", "mime_type",
+	"privacy", "status", "state", "error_type", "error_message", "cid", "encrypted_file", "token_id", "batch_id",
+	"leaf", "merkle_path", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
+	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at"}
+
+// unsaved are the columns a save of the record never writes: its identity, its creation, and its status,
+// which only ChangeStatus moves (compare-and-set), so a worker holding an older copy cannot undo an owner's
+// suspension.
+var unsaved = []string{"reference", "status", "created_at"}
+
+var (
+	recordColumns = strings.Join(RecordColumns, ", ")
+	selectRecord  = `SELECT ` + recordColumns + ` FROM records `
+	// InsertRecord inserts one record from RecordValues.
+	InsertRecord  = `INSERT INTO records (` + recordColumns + `) VALUES (?` + strings.Repeat(", ?", len(RecordColumns)-1) + `)`
+	saveRecordSQL = func() string {
+		var set []string
+		for _, c := range RecordColumns {
+			if !slices.Contains(unsaved, c) {
+				set = append(set, c+" = ?")
+			}
+		}
+		return `UPDATE records SET ` + strings.Join(set, ", ") + ` WHERE reference = ?`
+	}()
+)
+
+// RecordValues returns the stored values of RecordColumns for r.
+func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
+	token, err := integer("token id", r.TokenID)
+	if err != nil {
+		return nil, err
+	}
+	path, err := jsonText(r.MerklePath, r.MerklePath == nil)
+	if err != nil {
+		return nil, err
+	}
+	mail, err := jsonText(r.Mail, r.Mail == nil)
+	if err != nil {
+		return nil, err
+	}
+	return []any{r.Reference, r.Pipeline, r.BusinessID, r.ProjectID, r.Network, r.Hash, r.MimeType,
+		string(r.Privacy), string(r.Status), string(r.State), r.ErrorType, r.ErrorMessage, r.CID, r.EncryptedFile,
+		nullInt(token), nullInt(r.BatchID), r.Leaf, path, r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned,
+		r.HasPassword, r.Downloadable, r.PasswordHash, mail, r.MessageID, r.OVI, r.Signature, s.D.Time(r.CreatedAt),
+		s.D.Time(r.UpdatedAt)}, nil
+}
+
+func scanRecord(row Row) (*seald.Record, error) {
+	var r seald.Record
+	var privacy, status, state string
+	var token, batch *int64
+	var path, mail *string
+	if err := row.Scan(&r.Reference, &r.Pipeline, &r.BusinessID, &r.ProjectID, &r.Network, &r.Hash, &r.MimeType,
+		&privacy, &status, &state, &r.ErrorType, &r.ErrorMessage, &r.CID, &r.EncryptedFile, &token, &batch, &r.Leaf,
+		&path, &r.RevokedOnChain, &r.IsEmail, &r.IsEncrypted, &r.IsSigned, &r.HasPassword, &r.Downloadable,
+		&r.PasswordHash, &mail, &r.MessageID, &r.OVI, &r.Signature, Time{T: &r.CreatedAt}, Time{T: &r.UpdatedAt}); err != nil {
+		return nil, err
+	}
+	r.Privacy, r.Status, r.State = seald.Privacy(privacy), seald.Status(status), seald.State(state)
+	if token != nil {
+		r.TokenID = uint64(*token)
+	}
+	if batch != nil {
+		r.BatchID = *batch
+	}
+	if err := jsonInto("record "+r.Reference+": merkle_path", path, &r.MerklePath); err != nil {
+		return nil, err
+	}
+	if mail != nil {
+		r.Mail = new(seald.MailRequest)
+		if err := jsonInto("record "+r.Reference+": mail", mail, r.Mail); err != nil {
+			return nil, err
+		}
+	}
+	return &r, nil
+}
+
+// CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never
+// exists without the job that moves it on. A job with no Reference is given the record's; each job's ID is
+// set once the transaction has committed.
+func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byte, jobs ...*seald.Job) error {
+	op := s.op("CreateRecord")
+	vals, err := s.RecordValues(r)
+	if err != nil {
+		return s.D.Wrap(op, err)
+	}
+	return s.CreateValues(ctx, r, vals, payload, jobs)
+}
+
+// CreateValues is CreateRecord with the record's values already made, for a store's own group path.
+func (s *Store) CreateValues(ctx context.Context, r *seald.Record, vals []any, payload []byte, jobs []*seald.Job) error {
+	op := s.op("CreateRecord")
+	var ids []int64
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if _, err := q.Exec(ctx, InsertRecord, vals...); err != nil {
+			if seald.ErrorCode(s.D.Wrap(op, err)) == seald.ECONFLICT {
+				return Conflict(op, "record %s already exists", r.Reference)
+			}
+			return err
+		}
+		if payload != nil {
+			if _, err := q.Exec(ctx, InsertPayload, r.Reference, payload); err != nil {
+				return err
+			}
+		}
+		var err error
+		ids, err = s.insertJobs(ctx, q, r.Reference, jobs)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	SetJobIDs(r.Reference, jobs, ids)
+	return nil
+}
+
+// InsertPayload keeps a record's canonical data until its store step.
+const InsertPayload = `INSERT INTO payloads (reference, data) VALUES (?, ?)`
+
+// saveRecord writes what the pipeline changes in a record: every column but those in unsaved.
+func (s *Store) saveRecord(ctx context.Context, q Querier, op string, r *seald.Record) error {
+	all, err := s.RecordValues(r)
+	if err != nil {
+		return err
+	}
+	args := make([]any, 0, len(all))
+	for i, c := range RecordColumns {
+		if !slices.Contains(unsaved, c) {
+			args = append(args, all[i])
+		}
+	}
+	n, err := q.Exec(ctx, saveRecordSQL, append(args, r.Reference)...)
+	return mustAffect(n, err, NotFound(op, "record %s not found", r.Reference))
+}
+
+// Record finds a record by its reference.
+func (s *Store) Record(ctx context.Context, reference string) (*seald.Record, error) {
+	op := s.op("Record")
+	return one(ctx, s, op, scanRecord, NotFound(op, "record %s not found", reference),
+		selectRecord+`WHERE reference = ?`, reference)
+}
+
+// RecordsByHash returns the records of a hash, newest first; none is an empty list, not an error, because the
+// service decides which of them the caller may see.
+func (s *Store) RecordsByHash(ctx context.Context, hash string) ([]*seald.Record, error) {
+	return list(ctx, s, s.op("RecordsByHash"), scanRecord, selectRecord+`WHERE hash = ? ORDER BY created_at DESC, seq DESC`, hash)
+}
+
+// RecordByCID finds the record stored under a CID. Records not yet stored have no CID, so "" finds nothing.
+func (s *Store) RecordByCID(ctx context.Context, cid string) (*seald.Record, error) {
+	op := s.op("RecordByCID")
+	if cid == "" {
+		return nil, NotFound(op, "no record has an empty CID")
+	}
+	return one(ctx, s, op, scanRecord, NotFound(op, "no record with CID %s", cid),
+		selectRecord+`WHERE cid = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, cid)
+}
+
+// RecordByToken finds the record of a token id on a network. Token ids start at 1, so 0 finds nothing.
+func (s *Store) RecordByToken(ctx context.Context, network string, tokenID uint64) (*seald.Record, error) {
+	op := s.op("RecordByToken")
+	missing := NotFound(op, "no record with token id %d on %s", tokenID, network)
+	if tokenID == 0 || tokenID > 1<<63-1 {
+		return nil, missing
+	}
+	return one(ctx, s, op, scanRecord, missing,
+		selectRecord+`WHERE network = ? AND token_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, network, int64(tokenID))
+}
+
+// Payload returns the canonical data kept for the store step.
+func (s *Store) Payload(ctx context.Context, reference string) ([]byte, error) {
+	op := s.op("Payload")
+	b, err := one(ctx, s, op, func(row Row) ([]byte, error) {
+		var b []byte
+		err := row.Scan(&b)
+		return b, err
+	}, NotFound(op, "no payload kept for record %s", reference), `SELECT data FROM payloads WHERE reference = ?`, reference)
+	if err == nil && b == nil {
+		b = []byte{}
+	}
+	return b, err
+}
+
+// ChangeStatus moves a record from status from to c.To only if it is still in from (compare-and-set),
+// appends c to the audit trail and inserts jobs, in one transaction. c.ID and the jobs' IDs are set once it
+// has committed.
+func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from seald.Status, jobs ...*seald.Job) error {
+	op := s.op("ChangeStatus")
+	var id int64
+	var ids []int64
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE records SET status = ?, updated_at = ? WHERE reference = ? AND status = ?`,
+			string(c.To), s.D.Time(c.At), c.Reference, string(from))
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			var cur string
+			err := q.QueryRow(ctx, `SELECT status FROM records WHERE reference = ?`, c.Reference).Scan(&cur)
+			if err != nil {
+				return mustAffect(0, ignoreNoRows(err), NotFound(op, "record %s not found", c.Reference))
+			}
+			return Conflict(op, "record %s is %s, not %s", c.Reference, cur, from)
+		}
+		if err := q.QueryRow(ctx, `INSERT INTO status_changes (reference, from_status, to_status, actor, reason, at)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, c.Reference, string(from), string(c.To), c.Actor, c.Reason,
+			s.D.Time(c.At)).Scan(&id); err != nil {
+			return err
+		}
+		ids, err = s.insertJobs(ctx, q, c.Reference, jobs)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.ID, c.From = id, from
+	SetJobIDs(c.Reference, jobs, ids)
+	return nil
+}
+
+// AuditTrail returns a record's status changes in the order they were made; none is an empty list.
+func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.StatusChange, error) {
+	return list(ctx, s, s.op("AuditTrail"), func(row Row) (*seald.StatusChange, error) {
+		var c seald.StatusChange
+		var from, to string
+		if err := row.Scan(&c.ID, &c.Reference, &from, &to, &c.Actor, &c.Reason, Time{T: &c.At}); err != nil {
+			return nil, err
+		}
+		c.From, c.To = seald.Status(from), seald.Status(to)
+		return &c, nil
+	}, `SELECT id, reference, from_status, to_status, actor, reason, at FROM status_changes WHERE reference = ? ORDER BY id`, reference)
+}

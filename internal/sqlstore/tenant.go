@@ -1,0 +1,159 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"seald"
+)
+
+// CreateBusiness inserts a business, its first project (when p is not nil) and keys in one transaction. A
+// business name or id that exists is ECONFLICT, so two operators creating the same tenant at once get one
+// business, not two.
+func (s *Store) CreateBusiness(ctx context.Context, b *seald.Business, p *seald.Project, keys ...*seald.Key) error {
+	return s.E.Write(ctx, s.op("CreateBusiness"), func(ctx context.Context, q Querier) error {
+		if _, err := q.Exec(ctx, `INSERT INTO businesses
+			(id, business_id, name, description, logo, website, date_registered) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			b.ID, b.BusinessID, b.Name, b.Description, b.Logo, b.Website, s.D.Time(b.DateRegistered)); err != nil {
+			return err
+		}
+		if p != nil {
+			if err := s.insertProject(ctx, q, p); err != nil {
+				return err
+			}
+		}
+		return s.insertKeys(ctx, q, keys)
+	})
+}
+
+// CreateProject inserts a project of an existing business and its keys in one transaction; an unknown
+// business is ENOTFOUND.
+func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*seald.Key) error {
+	return s.E.Write(ctx, s.op("CreateProject"), func(ctx context.Context, q Querier) error {
+		if err := s.insertProject(ctx, q, p); err != nil {
+			return err
+		}
+		return s.insertKeys(ctx, q, keys)
+	})
+}
+
+func (s *Store) insertProject(ctx context.Context, q Querier, p *seald.Project) error {
+	_, err := q.Exec(ctx, `INSERT INTO projects
+		(id, project_id, business_id, name, description, logo, privacy, network, downloadable, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, p.ProjectID, p.BusinessID, p.Name, p.Description, p.Logo, string(p.Privacy), p.Network,
+		p.Downloadable, s.D.Time(p.CreatedAt))
+	return err
+}
+
+func (s *Store) insertKeys(ctx context.Context, q Querier, keys []*seald.Key) error {
+	for _, k := range keys {
+		if _, err := q.Exec(ctx, `INSERT INTO keys
+			(id, kind, business_id, project_id, prefix, digest, created_at, expires_at, revoked_at, sealed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			k.ID, string(k.Kind), k.BusinessID, nullString(k.ProjectID), k.Prefix, k.Digest, s.D.Time(k.CreatedAt),
+			s.nullTime(k.ExpiresAt), s.nullTime(k.RevokedAt), k.Sealed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const selectBusiness = `SELECT id, business_id, name, description, logo, website, date_registered FROM businesses `
+
+func scanBusiness(row Row) (*seald.Business, error) {
+	var b seald.Business
+	err := row.Scan(&b.ID, &b.BusinessID, &b.Name, &b.Description, &b.Logo, &b.Website, Time{T: &b.DateRegistered})
+	return &b, err
+}
+
+// BusinessByName finds a business by its exact name, so that a second project joins its business.
+func (s *Store) BusinessByName(ctx context.Context, name string) (*seald.Business, error) {
+	op := s.op("BusinessByName")
+	return one(ctx, s, op, scanBusiness, NotFound(op, "business %q not found", name), selectBusiness+`WHERE name = ?`, name)
+}
+
+// Business finds a business by its public id.
+func (s *Store) Business(ctx context.Context, businessID string) (*seald.Business, error) {
+	op := s.op("Business")
+	return one(ctx, s, op, scanBusiness, NotFound(op, "business %s not found", businessID),
+		selectBusiness+`WHERE business_id = ?`, businessID)
+}
+
+// Project finds a project by its public id.
+func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, error) {
+	op := s.op("Project")
+	return one(ctx, s, op, func(row Row) (*seald.Project, error) {
+		var p seald.Project
+		var privacy string
+		err := row.Scan(&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network,
+			&p.Downloadable, Time{T: &p.CreatedAt})
+		p.Privacy = seald.Privacy(privacy)
+		return &p, err
+	}, NotFound(op, "project %s not found", projectID), `SELECT id, project_id, business_id, name, description, logo,
+		privacy, network, downloadable, created_at FROM projects WHERE project_id = ?`, projectID)
+}
+
+// CountBusinesses tells first start whether the default tenant must be created.
+func (s *Store) CountBusinesses(ctx context.Context) (int, error) {
+	return one(ctx, s, s.op("CountBusinesses"), func(row Row) (n int, err error) {
+		err = row.Scan(&n)
+		return n, err
+	}, nil, `SELECT count(*) FROM businesses`)
+}
+
+// CreateKey inserts a key; a digest that exists is ECONFLICT.
+func (s *Store) CreateKey(ctx context.Context, k *seald.Key) error {
+	return s.E.Write(ctx, s.op("CreateKey"), func(ctx context.Context, q Querier) error {
+		return s.insertKeys(ctx, q, []*seald.Key{k})
+	})
+}
+
+// UpdateKey saves what rotation and revocation change: the expiry, the revocation and the sealed secret.
+func (s *Store) UpdateKey(ctx context.Context, k *seald.Key) error {
+	op := s.op("UpdateKey")
+	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE keys SET expires_at = ?, revoked_at = ?, sealed = ? WHERE id = ?`,
+			s.nullTime(k.ExpiresAt), s.nullTime(k.RevokedAt), k.Sealed, k.ID)
+		return mustAffect(n, err, NotFound(op, "key %s not found", k.ID))
+	})
+}
+
+const selectKey = `SELECT id, kind, business_id, project_id, prefix, digest, created_at, expires_at, revoked_at, sealed
+	FROM keys `
+
+func scanKey(row Row) (*seald.Key, error) {
+	var k seald.Key
+	var kind string
+	var project *string
+	var expires, revoked *time.Time
+	if err := row.Scan(&k.ID, &kind, &k.BusinessID, &project, &k.Prefix, &k.Digest, Time{T: &k.CreatedAt},
+		Time{Null: &expires}, Time{Null: &revoked}, &k.Sealed); err != nil {
+		return nil, err
+	}
+	k.Kind, k.ExpiresAt, k.RevokedAt = seald.KeyKind(kind), expires, revoked
+	if project != nil {
+		k.ProjectID = *project
+	}
+	return &k, nil
+}
+
+// Key finds a key by its id, for the CLI's rotate and revoke.
+func (s *Store) Key(ctx context.Context, id string) (*seald.Key, error) {
+	op := s.op("Key")
+	return one(ctx, s, op, scanKey, NotFound(op, "key %s not found", id), selectKey+`WHERE id = ?`, id)
+}
+
+// KeyByDigest finds the key a request presents; the digest is unique, so the lookup is one index probe.
+func (s *Store) KeyByDigest(ctx context.Context, digest string) (*seald.Key, error) {
+	op := s.op("KeyByDigest")
+	return one(ctx, s, op, scanKey, NotFound(op, "key not found"), selectKey+`WHERE digest = ?`, digest)
+}
+
+// Keys lists the keys of a business, or all keys when businessID is empty, oldest first.
+func (s *Store) Keys(ctx context.Context, businessID string) ([]*seald.Key, error) {
+	if businessID == "" {
+		return list(ctx, s, s.op("Keys"), scanKey, selectKey+`ORDER BY created_at, id`)
+	}
+	return list(ctx, s, s.op("Keys"), scanKey, selectKey+`WHERE business_id = ? ORDER BY created_at, id`, businessID)
+}
