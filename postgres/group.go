@@ -38,12 +38,12 @@ import (
 // for it and gets its record's own outcome, so it always learns whether its record was committed.
 // Close returns after the committer has committed every queued record.
 
-// defaultMaxGroup bounds the records of one group: 31 parameters each stays far below PostgreSQL's 65535.
-const defaultMaxGroup = 256
-
 // committers is how many groups may be in flight at once: while one waits for its commit's WAL flush,
 // another is inserted.
 var committers = 2
+
+// defaultMaxGroup bounds the records of one group: 31 parameters each stays far below PostgreSQL's 65535.
+const defaultMaxGroup = 256
 
 // Option changes how Open sets up the Store.
 type Option func(*options)
@@ -52,8 +52,8 @@ type options struct {
 	maxGroup int
 }
 
-// WithoutGroupCommit makes every CreateRecord its own transaction, as if creates never ran at the same time.
-// It exists to measure group commit against the plain path (BenchmarkCreateRecordParallel).
+// WithoutGroupCommit makes every write its own transaction, as if writes never ran at the same time. It
+// exists to measure group commit against the plain path (BenchmarkCreateRecordParallel).
 func WithoutGroupCommit() Option { return func(o *options) { o.maxGroup = 1 } }
 
 // MaxGroup sets how many records one group transaction takes at most (default 256); 1 turns grouping off.
@@ -144,13 +144,13 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		q.WriteString("(" + placeholders(len(args)+1, len(sqlstore.RecordColumns)) + ")")
+		q.WriteString("(?" + strings.Repeat(", ?", len(sqlstore.RecordColumns)-1) + ")")
 		args = append(args, r.args...)
 	}
 	q.WriteString(` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
 	// Its text changes with the group's size: an unnamed statement, so that neither pgx's statement cache
 	// nor the server keeps a prepared statement for every size (memory that would only grow).
-	rows, err := tx.Query(ctx, q.String(), append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
+	rows, err := tx.Query(ctx, number(q.String()), append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@ package postgres
 
 import (
 	"context"
-	"errors"
+	"seald/internal/sqlstore"
 	"sync"
 	"time"
 
@@ -48,9 +48,7 @@ func (l *lock) Release() {
 		}
 		l.conn.Close(ctx)
 		l.markLost()
-		l.s.mu.Lock()
-		delete(l.s.locks, l)
-		l.s.mu.Unlock()
+		l.s.held.Drop(l)
 	})
 }
 
@@ -97,11 +95,8 @@ func (l *lock) watch(quiet time.Duration) {
 // failed attempt returns its connection to the pool; a successful one keeps it out of the pool until Release.
 func (s *Store) TryLock(ctx context.Context, name string) (seald.Lock, error) {
 	const op = "postgres.TryLock"
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
-		return nil, wrap(op, errors.New("the store is closed"))
+	if s.held.Closed() {
+		return nil, wrap(op, sqlstore.ErrClosed)
 	}
 	key := s.key(name)
 	var pc *pgxpool.Conn
@@ -128,15 +123,11 @@ func (s *Store) TryLock(ctx context.Context, name string) (seald.Lock, error) {
 	lctx, cancel := context.WithCancel(context.Background())
 	l := &lock{s: s, conn: pc.Hijack(), key: key, lost: make(chan struct{}), ctx: lctx, cancel: cancel,
 		done: make(chan struct{})}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.held.Add(l) {
 		close(l.done)
 		l.Release()
-		return nil, wrap(op, errors.New("the store is closed"))
+		return nil, wrap(op, sqlstore.ErrClosed)
 	}
-	s.locks[l] = struct{}{}
-	s.mu.Unlock()
 	go l.watch(s.lockCheck)
 	return l, nil
 }

@@ -38,10 +38,8 @@ type Store struct {
 
 	group *committer // group commit of CreateRecord; nil when off
 
-	mu     sync.Mutex
-	locks  map[*lock]struct{}
-	closed bool
-	once   sync.Once
+	held sqlstore.Held // the leader locks, released by Close
+	once sync.Once
 }
 
 // Open connects to the database at dsn (a postgres:// URL or key=value string; pgx passes parameters it
@@ -62,7 +60,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres.Open: %w", err)
 	}
-	s := &Store{pool: pool, lockCheck: 5 * time.Second, locks: map[*lock]struct{}{}}
+	s := &Store{pool: pool, lockCheck: 5 * time.Second}
 	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
 	var schema *string
 	if err := pool.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
@@ -91,16 +89,7 @@ func (s *Store) Close() error {
 		if s.group != nil {
 			s.group.close()
 		}
-		s.mu.Lock()
-		s.closed = true
-		held := make([]*lock, 0, len(s.locks))
-		for l := range s.locks {
-			held = append(held, l)
-		}
-		s.mu.Unlock()
-		for _, l := range held {
-			l.Release()
-		}
+		s.held.Close()
 		s.pool.Close()
 	})
 	return nil
@@ -188,29 +177,21 @@ func brokenConn(err error) bool {
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed)
 }
 
-// wrap gives err the store's error codes: unique violations are ECONFLICT, references to missing rows
-// ENOTFOUND, an unreachable server EUNAVAILABLE, and the rest EINTERNAL. An *seald.Error made by the store
-// itself passes through with op added.
-func wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if known, ok := sqlstore.Known(op, err); ok {
-		return known
-	}
+// wrap gives err the store's error codes (see sqlstore.Dialect.Wrap).
+func wrap(op string, err error) error { return dialect.Wrap(op, err) }
+
+// code finds the store's code of a PostgreSQL error: an unreachable server is EUNAVAILABLE.
+func code(err error) (string, string) {
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		switch pe.Code {
-		case "23505":
-			return &seald.Error{Code: seald.ECONFLICT, Op: op, Message: "already exists", Err: err}
-		case "23503":
-			return &seald.Error{Code: seald.ENOTFOUND, Op: op, Message: "refers to something that does not exist", Err: err}
-		}
+	switch {
+	case errors.As(err, &pe) && pe.Code == "23505":
+		return seald.ECONFLICT, "already exists"
+	case errors.As(err, &pe) && pe.Code == "23503":
+		return seald.ENOTFOUND, "refers to something that does not exist"
+	case brokenConn(err):
+		return seald.EUNAVAILABLE, "the database is unavailable"
 	}
-	if brokenConn(err) {
-		return &seald.Error{Code: seald.EUNAVAILABLE, Op: op, Message: "the database is unavailable", Err: err}
-	}
-	return &seald.Error{Code: seald.EINTERNAL, Op: op, Err: err}
+	return "", ""
 }
 
 // engine runs the shared SQL (package sqlstore) in the store's retried transactions and reads.
@@ -248,6 +229,13 @@ func rebind(query string) string {
 	if q, ok := rebound.Load(query); ok {
 		return q.(string)
 	}
+	q := number(query)
+	rebound.Store(query, q)
+	return q
+}
+
+// number is rebind without the cache, for queries made at run time.
+func number(query string) string {
 	var b strings.Builder
 	n := 0
 	for _, r := range query {
@@ -258,7 +246,6 @@ func rebind(query string) string {
 		}
 		b.WriteRune(r)
 	}
-	rebound.Store(query, b.String())
 	return b.String()
 }
 
@@ -266,17 +253,5 @@ func rebind(query string) string {
 // jobs side by side, and IS NOT DISTINCT FROM for "the same lease, NULL included".
 var dialect = sqlstore.Dialect{
 	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED",
-	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Wrap: wrap,
-}
-
-// placeholders returns "$from, ..., $(from+n-1)".
-func placeholders(from, n int) string {
-	var b strings.Builder
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "$%d", from+i)
-	}
-	return b.String()
+	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Code: code,
 }

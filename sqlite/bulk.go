@@ -12,18 +12,13 @@ import (
 // transaction per record. Any failure inserts none of them.
 func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) error {
 	const op = "sqlite.BulkInsertRecords"
-	return s.write(ctx, op, func(ctx context.Context, tx *wtx) error {
-		st, err := tx.PrepareContext(ctx, sqlstore.InsertRecord)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
+	return s.write(ctx, op, func(ctx context.Context, q *querier) error {
 		for _, r := range records {
 			vals, err := s.RecordValues(r)
 			if err != nil {
 				return err
 			}
-			if _, err := st.ExecContext(ctx, vals...); err != nil {
+			if _, err := q.Exec(ctx, sqlstore.InsertRecord, vals...); err != nil {
 				return err
 			}
 		}

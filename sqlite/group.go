@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 
 	"seald/internal/group"
@@ -39,8 +38,8 @@ type options struct {
 	maxGroup int
 }
 
-// WithoutGroupCommit makes every write its own transaction with its own fsync, as if writes never ran at
-// the same time. It exists to measure group commit against the plain path (BenchmarkCreateRecordParallel).
+// WithoutGroupCommit makes every write its own transaction, as if writes never ran at the same time. It
+// exists to measure group commit against the plain path (BenchmarkCreateRecordParallel).
 func WithoutGroupCommit() Option { return func(o *options) { o.maxGroup = 1 } }
 
 // MaxGroup sets how many writes one group transaction takes at most (default 256); 1 turns grouping off.
@@ -50,7 +49,7 @@ func MaxGroup(n int) Option { return func(o *options) { o.maxGroup = max(1, n) }
 type writeReq struct {
 	ctx context.Context // the caller's values, without its cancellation
 	op  string
-	fn  func(ctx context.Context, tx *wtx) error
+	fn  func(ctx context.Context, q *querier) error
 }
 
 // committer runs the queued writes of a Store in group transactions; the queue, the cancellation rule and
@@ -70,7 +69,7 @@ func newCommitter(s *Store, maxGroup int) *committer {
 var errClosed = errors.New("the store is closed")
 
 // write queues fn and waits for its result; see the comment at the top of this file.
-func (c *committer) write(ctx context.Context, op string, fn func(ctx context.Context, tx *wtx) error) error {
+func (c *committer) write(ctx context.Context, op string, fn func(ctx context.Context, q *querier) error) error {
 	err := c.g.Submit(ctx, &writeReq{ctx: context.WithoutCancel(ctx), op: op, fn: fn})
 	if errors.Is(err, group.ErrClosed) {
 		err = errClosed
@@ -92,18 +91,18 @@ func (c *committer) commit(group []*writeReq) []error {
 		results[0] = c.s.writeTx(r.ctx, r.op, r.fn)
 		return results
 	}
-	err := c.s.writeTx(context.Background(), "sqlite.groupCommit", func(ctx context.Context, tx *wtx) error {
+	err := c.s.writeTx(context.Background(), "sqlite.groupCommit", func(ctx context.Context, tx *querier) error {
 		for i, r := range group {
-			if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
+			if _, err := tx.Exec(ctx, `SAVEPOINT w`); err != nil {
 				return err
 			}
 			if results[i] = r.fn(r.ctx, tx); results[i] != nil {
 				results[i] = wrap(r.op, results[i])
-				if _, err := tx.ExecContext(ctx, `ROLLBACK TO w`); err != nil {
+				if _, err := tx.Exec(ctx, `ROLLBACK TO w`); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.ExecContext(ctx, `RELEASE w`); err != nil {
+			if _, err := tx.Exec(ctx, `RELEASE w`); err != nil {
 				return err
 			}
 		}
@@ -117,65 +116,4 @@ func (c *committer) commit(group []*writeReq) []error {
 		}
 	}
 	return results
-}
-
-// wtx is a write transaction that prepares each statement once: the writes of a group run the same few
-// statements (the record, payload and job inserts) once per record, and parsing them again each time was a
-// quarter of the group's CPU. Statements without arguments (savepoints, migrations, which may hold several
-// statements) are run as given. The prepared statements close with the transaction.
-type wtx struct {
-	*sql.Tx
-	stmts map[string]*sql.Stmt
-}
-
-func (tx *wtx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if st, ok := tx.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := tx.Tx.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if tx.stmts == nil {
-		tx.stmts = map[string]*sql.Stmt{}
-	}
-	tx.stmts[query] = st
-	return st, nil
-}
-
-// ExecContext runs a statement, prepared once per transaction when it has arguments.
-func (tx *wtx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if len(args) == 0 {
-		return tx.Tx.ExecContext(ctx, query)
-	}
-	st, err := tx.stmt(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	return st.ExecContext(ctx, args...)
-}
-
-// QueryContext runs a query, prepared once per transaction when it has arguments.
-func (tx *wtx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if len(args) == 0 {
-		return tx.Tx.QueryContext(ctx, query)
-	}
-	st, err := tx.stmt(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	return st.QueryContext(ctx, args...)
-}
-
-// QueryRowContext runs a query for one row, prepared once per transaction when it has arguments.
-func (tx *wtx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if len(args) == 0 {
-		return tx.Tx.QueryRowContext(ctx, query)
-	}
-	st, err := tx.stmt(ctx, query)
-	if err != nil {
-		// A Row carrying the error: the query is run unprepared, and fails the same way.
-		return tx.Tx.QueryRowContext(ctx, query, args...)
-	}
-	return st.QueryRowContext(ctx, args...)
 }

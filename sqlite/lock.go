@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
+	"seald/internal/sqlstore"
 	"strings"
 	"sync"
 
@@ -31,9 +31,7 @@ func (l *lock) Release() {
 	l.once.Do(func() {
 		unlockFile(l.f)
 		l.f.Close()
-		l.s.mu.Lock()
-		delete(l.s.locks, l)
-		l.s.mu.Unlock()
+		l.s.held.Drop(l)
 		close(l.lost)
 	})
 }
@@ -58,11 +56,8 @@ func (s *Store) TryLock(ctx context.Context, name string) (seald.Lock, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, wrap(op, err)
 	}
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
-		return nil, wrap(op, fmt.Errorf("the store is closed"))
+	if s.held.Closed() {
+		return nil, wrap(op, sqlstore.ErrClosed)
 	}
 	f, err := os.OpenFile(s.lockPath(name), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -74,14 +69,10 @@ func (s *Store) TryLock(ctx context.Context, name string) (seald.Lock, error) {
 		return nil, wrap(op, err)
 	}
 	l := &lock{s: s, f: f, lost: make(chan struct{})}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.held.Add(l) {
 		unlockFile(f)
 		f.Close()
-		return nil, wrap(op, fmt.Errorf("the store is closed"))
+		return nil, wrap(op, sqlstore.ErrClosed)
 	}
-	s.locks[l] = struct{}{}
-	s.mu.Unlock()
 	return l, nil
 }

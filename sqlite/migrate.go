@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"embed"
-	"fmt"
-	"time"
 
 	"seald/internal/migration"
 )
@@ -19,43 +17,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, "sqlite.migrate", func(ctx context.Context, tx *wtx) error {
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	return s.write(ctx, "sqlite.migrate", func(ctx context.Context, q *querier) error {
+		return s.Migrate(ctx, q, ms, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			version    INTEGER PRIMARY KEY,
 			name       TEXT NOT NULL,
 			applied_at INTEGER NOT NULL
-		) STRICT`); err != nil {
-			return err
-		}
-		applied := map[int]bool{}
-		rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				return err
-			}
-			applied[v] = true
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
-		for _, m := range ms {
-			if applied[m.Version] {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-				return fmt.Errorf("migration %s: %w", m.Name, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-				m.Version, m.Name, time.Now().UnixMilli()); err != nil {
-				return err
-			}
-		}
-		return nil
+		) STRICT`)
 	})
 }

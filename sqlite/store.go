@@ -38,13 +38,11 @@ type Store struct {
 	r    *sql.DB // read-only connections
 
 	group *committer // nil when group commit is off
-	reads readStmts
+	reads querier    // the read pool, its statements prepared once
 
-	mu     sync.Mutex
-	locks  map[*lock]struct{}
-	closed bool
-	once   sync.Once
-	err    error
+	held sqlstore.Held // the leader locks, released by Close
+	once sync.Once
+	err  error
 }
 
 // Open opens (creating if needed) the database file at path and applies the migrations it lacks. Durability
@@ -98,16 +96,34 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 
-	s := &Store{path: path, w: w, r: r, locks: map[*lock]struct{}{}}
+	s := &Store{path: path, w: w, r: r}
+	s.reads.db = r
 	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
 	if o.maxGroup > 1 {
 		s.group = newCommitter(s, o.maxGroup)
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrateWhenFree(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite.Open %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// migrateWhenFree migrates, waiting out SQLITE_BUSY for up to busyTimeout. Each connection switches the file
+// to WAL as it connects, and SQLite answers a switch that meets another process's (two instances opening a
+// new file at once) with SQLITE_BUSY at once, without the busy timeout.
+func (s *Store) migrateWhenFree(ctx context.Context) error {
+	for start := time.Now(); ; {
+		err := s.migrate(ctx)
+		if seald.ErrorCode(err) != seald.EUNAVAILABLE || time.Since(start) > busyTimeout {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // Close commits the writes already queued, releases the locks this Store holds and closes its connections.
@@ -117,17 +133,8 @@ func (s *Store) Close() error {
 		if s.group != nil {
 			s.group.close()
 		}
-		s.mu.Lock()
-		s.closed = true
-		held := make([]*lock, 0, len(s.locks))
-		for l := range s.locks {
-			held = append(held, l)
-		}
-		s.mu.Unlock()
-		for _, l := range held {
-			l.Release()
-		}
-		s.closeReads()
+		s.held.Close()
+		s.reads.close()
 		s.err = errors.Join(s.r.Close(), s.w.Close())
 	})
 	return s.err
@@ -137,7 +144,7 @@ func (s *Store) Close() error {
 // group commit, fn shares the transaction with other writes, under a savepoint of its own, and is given
 // ctx without its cancellation; fn must use the ctx it is given and may be run a second time (alone) when
 // its group fails, so it must set what it returns afresh on each run.
-func (s *Store) write(ctx context.Context, op string, fn func(ctx context.Context, tx *wtx) error) error {
+func (s *Store) write(ctx context.Context, op string, fn func(ctx context.Context, q *querier) error) error {
 	if s.group != nil {
 		return s.group.write(ctx, op, fn)
 	}
@@ -145,13 +152,15 @@ func (s *Store) write(ctx context.Context, op string, fn func(ctx context.Contex
 }
 
 // writeTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it when fn succeeds.
-func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Context, tx *wtx) error) error {
+func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Context, q *querier) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(op, err)
 	}
 	defer tx.Rollback()
-	if err := fn(ctx, &wtx{Tx: tx}); err != nil {
+	q := &querier{db: tx}
+	defer q.close()
+	if err := fn(ctx, q); err != nil {
 		return wrap(op, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -160,29 +169,24 @@ func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Cont
 	return nil
 }
 
-// wrap gives err the store's error codes: unique violations are ECONFLICT, references to missing rows
-// ENOTFOUND, a database locked past the busy timeout EUNAVAILABLE, and the rest EINTERNAL. An *seald.Error
-// made by the store itself passes through with op added.
-func wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if known, ok := sqlstore.Known(op, err); ok {
-		return known
-	}
+// wrap gives err the store's error codes (see sqlstore.Dialect.Wrap).
+func wrap(op string, err error) error { return dialect.Wrap(op, err) }
+
+// code finds the store's code of an SQLite error: a database locked past the busy timeout is EUNAVAILABLE.
+func code(err error) (string, string) {
 	var le *sqlite.Error
-	if errors.As(err, &le) {
-		switch le.Code() {
-		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-			return &seald.Error{Code: seald.ECONFLICT, Op: op, Message: "already exists", Err: err}
-		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
-			return &seald.Error{Code: seald.ENOTFOUND, Op: op, Message: "refers to something that does not exist", Err: err}
-		}
-		if le.Code()&0xff == sqlite3.SQLITE_BUSY {
-			return &seald.Error{Code: seald.EUNAVAILABLE, Op: op, Message: "the database is busy", Err: err}
-		}
+	if !errors.As(err, &le) {
+		return "", ""
 	}
-	return &seald.Error{Code: seald.EINTERNAL, Op: op, Err: err}
+	switch c := le.Code(); {
+	case c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+		return seald.ECONFLICT, "already exists"
+	case c == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+		return seald.ENOTFOUND, "refers to something that does not exist"
+	case c&0xff == sqlite3.SQLITE_BUSY:
+		return seald.EUNAVAILABLE, "the database is busy"
+	}
+	return "", ""
 }
 
 // engine runs the shared SQL (package sqlstore) on the one writer, with group commit, and on the read pool
@@ -190,56 +194,15 @@ func wrap(op string, err error) error {
 type engine struct{ s *Store }
 
 func (e engine) Write(ctx context.Context, op string, fn func(ctx context.Context, q sqlstore.Querier) error) error {
-	return e.s.write(ctx, op, func(ctx context.Context, tx *wtx) error { return fn(ctx, writer{tx}) })
+	return e.s.write(ctx, op, func(ctx context.Context, q *querier) error { return fn(ctx, q) })
 }
 
 func (e engine) Read(ctx context.Context, op string, fn func(q sqlstore.Querier) error) error {
-	return wrap(op, fn(reader{e.s}))
+	return wrap(op, fn(&e.s.reads))
 }
-
-// writer runs statements in a write transaction, each prepared once per transaction.
-type writer struct{ tx *wtx }
-
-func (w writer) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	res, err := w.tx.ExecContext(ctx, query, args...)
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
-}
-
-func (w writer) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	rows, err := w.tx.QueryContext(ctx, query, args...)
-	return sqlRows{rows}, err
-}
-
-func (w writer) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
-	return w.tx.QueryRowContext(ctx, query, args...)
-}
-
-// reader runs reads on the read pool through the store's prepared statements.
-type reader struct{ s *Store }
-
-func (r reader) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	return 0, errors.New("sqlite: a write on the read pool")
-}
-
-func (r reader) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	rows, err := r.s.qrows(ctx, query, args...)
-	return sqlRows{rows}, err
-}
-
-func (r reader) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
-	return r.s.qrow(ctx, query, args...)
-}
-
-// sqlRows are *sql.Rows closed without an error to look at (Err tells).
-type sqlRows struct{ *sql.Rows }
-
-func (r sqlRows) Close() { _ = r.Rows.Close() }
 
 // dialect is SQLite's: times as unix milliseconds (SQLite has no time type, and integers sort and compare),
 // no claim lock (the one writer already excludes), and IS for "the same lease, NULL included".
 var dialect = sqlstore.Dialect{
-	Name: "sqlite", Time: sqlstore.Millis, SameLease: "leased_until IS ?", Wrap: wrap,
+	Name: "sqlite", Time: sqlstore.Millis, SameLease: "leased_until IS ?", Code: code,
 }

@@ -69,8 +69,13 @@ func testBusinessNotFound(t *testing.T, s seald.Store) {
 	tenant(t, s)
 	_, err := s.Business(ctx, "biz_nobody")
 	wantCode(t, "Business", err, seald.ENOTFOUND)
-	_, err = s.BusinessByName(ctx, "nobody")
+	// A lookup that finds nothing returns no value beside its error: the service tells "new" from "existing"
+	// by the value too (CreateTenant joins a business it got back).
+	got, err := s.BusinessByName(ctx, "nobody")
 	wantCode(t, "BusinessByName", err, seald.ENOTFOUND)
+	if got != nil {
+		t.Errorf("BusinessByName of no business returned %+v", got)
+	}
 	_, err = s.Project(ctx, "prj_nothing")
 	wantCode(t, "Project", err, seald.ENOTFOUND)
 }

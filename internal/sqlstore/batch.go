@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -128,12 +129,8 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transi
 			return err
 		}
 		if n == 0 {
-			var exists int
-			if err := q.QueryRow(ctx, `SELECT count(*) FROM batches WHERE id = ?`, b.ID).Scan(&exists); err != nil {
-				return err
-			}
-			if exists == 0 {
-				return NotFound(op, "batch %d not found", b.ID)
+			if found, err := exists(ctx, q, "batches", b.ID); err != nil || !found {
+				return cmp.Or(err, NotFound(op, "batch %d not found", b.ID))
 			}
 			return Conflict(op, "batch %d is already confirmed", b.ID)
 		}

@@ -1,9 +1,8 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
-	"errors"
 	"slices"
 	"sort"
 	"time"
@@ -130,12 +129,8 @@ func (s *Store) ownJob(ctx context.Context, q Querier, op string, j *seald.Job, 
 	if err != nil || n > 0 {
 		return err
 	}
-	var exists int
-	if err := q.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE id = ?`, j.ID).Scan(&exists); err != nil {
-		return err
-	}
-	if exists == 0 {
-		return Conflict(op, "job %d no longer exists", j.ID)
+	if found, err := exists(ctx, q, "jobs", j.ID); err != nil || !found {
+		return cmp.Or(err, Conflict(op, "job %d no longer exists", j.ID))
 	}
 	return Conflict(op, "job %d was leased again after this lease ended", j.ID)
 }
@@ -206,6 +201,13 @@ func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, er
 	})
 }
 
+// exists tells whether a table has a row of the id.
+func exists(ctx context.Context, q Querier, table string, id int64) (bool, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE id = ?`, id).Scan(&n)
+	return n > 0, err
+}
+
 // ReleaseLeases frees every job lease: on an embedded store the process starting is the only one, so any
 // lease left is from a process that died.
 func (s *Store) ReleaseLeases(ctx context.Context) error {
@@ -233,12 +235,4 @@ func (s *Store) CountJobs(ctx context.Context) (map[string]int, error) {
 		m[c.kind] = c.n
 	}
 	return m, nil
-}
-
-// ignoreNoRows is nil for a query that found no row, else err.
-func ignoreNoRows(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	return err
 }

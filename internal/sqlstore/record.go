@@ -1,7 +1,10 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"slices"
 	"strings"
 
@@ -74,14 +77,10 @@ func scanRecord(row Row) (*seald.Record, error) {
 	if batch != nil {
 		r.BatchID = *batch
 	}
-	if err := jsonInto("record "+r.Reference+": merkle_path", path, &r.MerklePath); err != nil {
+	// A mail that is not NULL is decoded into a new MailRequest: json allocates through the pointer.
+	if err := cmp.Or(jsonInto("record "+r.Reference+": merkle_path", path, &r.MerklePath),
+		jsonInto("record "+r.Reference+": mail", mail, &r.Mail)); err != nil {
 		return nil, err
-	}
-	if mail != nil {
-		r.Mail = new(seald.MailRequest)
-		if err := jsonInto("record "+r.Reference+": mail", mail, r.Mail); err != nil {
-			return nil, err
-		}
 	}
 	return &r, nil
 }
@@ -208,8 +207,10 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 		if n == 0 {
 			var cur string
 			err := q.QueryRow(ctx, `SELECT status FROM records WHERE reference = ?`, c.Reference).Scan(&cur)
-			if err != nil {
-				return mustAffect(0, ignoreNoRows(err), NotFound(op, "record %s not found", c.Reference))
+			if errors.Is(err, sql.ErrNoRows) {
+				return NotFound(op, "record %s not found", c.Reference)
+			} else if err != nil {
+				return err
 			}
 			return Conflict(op, "record %s is %s, not %s", c.Reference, cur, from)
 		}

@@ -69,8 +69,30 @@ type Dialect struct {
 	ClaimLock string
 	// SameLease compares leased_until with a parameter, NULL matching NULL.
 	SameLease string
-	// Wrap gives a driver's error the store's codes (ECONFLICT for a unique violation and so on).
-	Wrap func(op string, err error) error
+	// Code finds the store's code of a driver's error, and a message for it: ECONFLICT for a unique
+	// violation, ENOTFOUND for a missing reference, EUNAVAILABLE for a busy or unreachable database; "" for
+	// any other (EINTERNAL).
+	Code func(err error) (code, message string)
+}
+
+// Wrap gives err the store's error codes. An *seald.Error the store made itself passes through with op
+// added.
+func (d Dialect) Wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *seald.Error
+	if errors.As(err, &se) && se.Code != "" {
+		if se.Op == "" {
+			se.Op = op
+		}
+		return se
+	}
+	code, msg := d.Code(err)
+	if code == "" {
+		code = seald.EINTERNAL
+	}
+	return &seald.Error{Code: code, Op: op, Message: msg, Err: err}
 }
 
 // Store is the shared part of a store: the stores embed it and add their engine's own operations.
@@ -137,19 +159,6 @@ func NotFound(op, format string, args ...any) error {
 // Conflict is the error of a change that the current state does not allow.
 func Conflict(op, format string, args ...any) error {
 	return &seald.Error{Code: seald.ECONFLICT, Op: op, Message: fmt.Sprintf(format, args...)}
-}
-
-// Known passes an error the store made itself (one with a code) through with op added; ok is false for a
-// driver's error, which the caller maps.
-func Known(op string, err error) (error, bool) {
-	var se *seald.Error
-	if errors.As(err, &se) && se.Code != "" {
-		if se.Op == "" {
-			se.Op = op
-		}
-		return se, true
-	}
-	return nil, false
 }
 
 // integer converts an unsigned counter (token id, nonce, block number) into a signed 64-bit column. No real
