@@ -100,7 +100,7 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 		if *req.Password == "" || len(*req.Password) > maxPassword {
 			return nil, Errorf(EINVALID, "password must be 1 to %d bytes", maxPassword)
 		}
-		if r.PasswordHash, err = s.Secrets.HashPassword(*req.Password); err != nil {
+		if r.PasswordHash, err = s.Secrets.HashPassword(ctx, *req.Password); err != nil {
 			return nil, err
 		}
 		r.HasPassword = true

@@ -1,6 +1,9 @@
 package seald
 
-import "crypto/ed25519"
+import (
+	"context"
+	"crypto/ed25519"
+)
 
 // The service's cryptography is behind these small interfaces; package secret implements them all with the
 // service's own keys. Callers never hold key bytes, so key ids, rotation or another key source are that
@@ -32,10 +35,11 @@ type OVICodec interface {
 	DecryptOVI(ovi string) (reference, hash string, err error)
 }
 
-// PasswordHasher keeps record passwords as slow hashes only.
+// PasswordHasher keeps record passwords as slow hashes only. Hashing takes much memory, so both calls may
+// wait for room and fail with EUNAVAILABLE.
 type PasswordHasher interface {
-	HashPassword(password string) (string, error)
-	CheckPassword(encoded, password string) bool
+	HashPassword(ctx context.Context, password string) (string, error)
+	CheckPassword(ctx context.Context, encoded, password string) (bool, error)
 }
 
 // Secrets is all of the service's cryptography, as the Service and the pipeline use it.

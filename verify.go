@@ -218,8 +218,12 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 	if !r.Downloadable {
 		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
 	}
-	if r.HasPassword && !s.Secrets.CheckPassword(r.PasswordHash, password) {
-		return nil, ErrWrongPassword
+	if r.HasPassword {
+		if ok, err := s.Secrets.CheckPassword(ctx, r.PasswordHash, password); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, ErrWrongPassword
+		}
 	}
 	if r.CID == "" {
 		// Not in IPFS yet: the payload is still in the store.

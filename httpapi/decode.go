@@ -30,13 +30,19 @@ func decode(r *http.Request, limit int64) (body, error) {
 	if cs, ok := params["charset"]; ok && !equalFold(cs, "utf-8") {
 		return nil, seald.Errorf(seald.EUNSUPPORTED, "the JSON body must be UTF-8, not %q", cs)
 	}
+	tooLarge := seald.Errorf(seald.ETOOLARGE, "the request body is larger than %d bytes", limit)
+	if r.ContentLength > limit {
+		// Refused before reading: a client that sent Expect: 100-continue is not invited to send it.
+		return nil, tooLarge
+	}
 	raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, seald.Errorf(seald.ETOOLARGE, "the request body is larger than %d bytes", limit)
+			return nil, tooLarge
 		}
-		return nil, seald.Errorf(seald.EINVALID, "reading the request body: %v", err)
+		// The read error names the sockets; the client needs only to know its body did not arrive whole.
+		return nil, seald.Errorf(seald.EINVALID, "the request body could not be read to its end")
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
@@ -48,12 +54,41 @@ func decode(r *http.Request, limit int64) (body, error) {
 	if depth(raw) > MaxDepth {
 		return nil, seald.Errorf(seald.EINVALID, "the JSON body nests deeper than %d levels", MaxDepth)
 	}
-	var b body
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&b); err != nil {
-		return nil, seald.Errorf(seald.EINVALID, "malformed JSON: %s", jsonProblem(err))
+	return members(raw)
+}
+
+// members splits the body object into its members. A member given twice is refused rather than the last
+// one winning (a proxy or a second parser may read the first), and so is anything after the object. The
+// members' own contents are checked where they are read: data by the canonicalizer, which refuses
+// duplicate names at any depth, the others by their type.
+func members(raw []byte) (body, error) {
+	malformed := func(err error) error {
+		return seald.Errorf(seald.EINVALID, "malformed JSON: %s", jsonProblem(err))
 	}
-	if dec.More() {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // the opening brace, checked by decode
+		return nil, malformed(err)
+	}
+	b := body{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, malformed(err)
+		}
+		name, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, malformed(err)
+		}
+		if _, dup := b[name]; dup {
+			return nil, seald.Errorf(seald.EINVALID, "the member %q is given more than once", name)
+		}
+		b[name] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, malformed(err)
+	}
+	if rest := bytes.TrimSpace(raw[dec.InputOffset():]); len(rest) > 0 {
 		return nil, seald.Errorf(seald.EINVALID, "malformed JSON: data after the object")
 	}
 	return b, nil

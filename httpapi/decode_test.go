@@ -63,3 +63,29 @@ func TestDecodeDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestAmbiguousBodiesRefused: a body two parsers could read differently is refused with 400, not read
+// last-one-wins: a member given twice (the second data, or a null password after a real one), or anything
+// after the object.
+func TestAmbiguousBodiesRefused(t *testing.T) {
+	for _, body := range []string{
+		`{"data":{"a":1},"to":"a@b.c","password":"p","password":null}`,
+		`{"data":{"a":1},"data":{"a":2},"to":"a@b.c"}`,
+		`{"data":{"a":1},"to":"a@b.c","\u0074o":"x@y.z"}`,
+		`{"data":{"a":1},"to":"a@b.c"}}`,
+		`{"data":{"a":1},"to":"a@b.c"}]`,
+		`{"data":{"a":1},"to":"a@b.c"} {}`,
+		`{"data":{"a":1},"to":"a@b.c"} x`,
+	} {
+		r := httptest.NewRequest("POST", "/x", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		if _, err := decode(r, 1<<16); seald.ErrorCode(err) != seald.EINVALID {
+			t.Errorf("%s: %v, want EINVALID", body, err)
+		}
+	}
+	r := httptest.NewRequest("POST", "/x", strings.NewReader(" {\"data\":{\"a\":1},\"to\":\"a@b.c\"} \n"))
+	r.Header.Set("Content-Type", "application/json")
+	if b, err := decode(r, 1<<16); err != nil || len(b) != 2 {
+		t.Errorf("a plain body with white space around it: %v %v", b, err)
+	}
+}

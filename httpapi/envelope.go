@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -43,6 +44,9 @@ type verifyBody struct {
 	Success bool `json:"success"`
 	Data    any  `json:"data"`
 }
+
+// StatusClientGone is the status counted for a request whose client went away before its answer.
+const StatusClientGone = 499
 
 // statusOf is the one table from error codes to HTTP status codes.
 var statusOf = map[string]int{
@@ -101,12 +105,20 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
+	if status >= 500 && errors.Is(r.Context().Err(), context.Canceled) {
+		// The client went away, so the work it asked for was cut short: nobody reads this answer and it is
+		// not the server's fault. It is counted apart (nginx's 499) and logged at INFO, never as a 5xx.
+		s.logger().InfoContext(r.Context(), "client went away", "path", r.URL.Path, "err", err,
+			"request_id", requestID(r.Context()))
+		w.WriteHeader(StatusClientGone)
+		return
+	}
 	if status >= 500 {
 		s.logger().ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "err", err,
 			"request_id", requestID(r.Context()))
 	}
 	var e *seald.Error
-	if errors.As(err, &e) && e.Code == seald.ERATELIMIT && w.Header().Get("Retry-After") == "" {
+	if errors.As(err, &e) && (e.Code == seald.ERATELIMIT || e.Code == seald.EUNAVAILABLE) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
 	msg := seald.ErrorMessage(err)

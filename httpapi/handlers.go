@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"net/url"
 	"seald/wire"
+	"strconv"
 	"strings"
 
 	"seald"
@@ -276,8 +278,26 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	data, err := s.Service.Download(r.Context(), callerOf(r.Context()), ref, r.Header.Get("X-Data-Password"))
+	if len(r.Header.Values("X-Data-Password")) > 1 {
+		s.writeError(w, r, seald.Errorf(seald.EINVALID, "the X-Data-Password header is given more than once; send it once"))
+		return
+	}
+	// Wrong passwords are throttled per record and per key before any hashing (each takes 64 MiB): past
+	// its budget, a record or key is answered 429 until it refills.
+	c := callerOf(r.Context())
+	for _, k := range []string{"record " + ref, "key " + c.KeyID} {
+		if ok, after := s.passwordFailures.allowed(k); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "too many wrong passwords for this %s; try again later", strings.Fields(k)[0]))
+			return
+		}
+	}
+	data, err := s.Service.Download(r.Context(), c, ref, r.Header.Get("X-Data-Password"))
 	if err != nil {
+		if errors.Is(err, seald.ErrWrongPassword) {
+			s.passwordFailures.fail("record " + ref)
+			s.passwordFailures.fail("key " + c.KeyID)
+		}
 		s.writeError(w, r, err)
 		return
 	}

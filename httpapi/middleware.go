@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -121,21 +120,24 @@ func clientIP(r *http.Request) string {
 	return host
 }
 
-// authenticate checks the two key headers and puts the caller into the request's context. Repeated failures
-// from one address are slowed down: past a small burst, that address is answered 429 for a while, so keys
-// cannot be guessed at network speed.
+// authenticate checks the two key headers and puts the caller into the request's context. A header given
+// twice is refused: a proxy in front may have checked the other copy. Failures are throttled per client
+// (throttle.go): a client past its budget is answered 429 instead of 401, and a valid pair is always served.
 func (s *Server) authenticate(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ip := clientIP(r)
-		if !s.failures.allowed(ip) {
-			w.Header().Set("Retry-After", strconv.Itoa(s.failures.retryAfter(ip)))
-			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "too many failed authentications from this address; try again later"))
-			return
+		for _, h := range []string{"Ocp-Apim-Subscription-Key", "Api-Key"} {
+			if len(r.Header.Values(h)) > 1 {
+				s.writeError(w, r, seald.Errorf(seald.EINVALID, "the %s header is given more than once; send it once", h))
+				return
+			}
 		}
 		c, err := s.Service.Authenticate(r.Context(), r.Header.Get("Ocp-Apim-Subscription-Key"), r.Header.Get("Api-Key"))
 		if err != nil {
 			if seald.ErrorCode(err) == seald.EUNAUTHORIZED {
-				s.failures.fail(ip)
+				if ok, after := s.failures.fail(s.client(r)); !ok {
+					w.Header().Set("Retry-After", strconv.Itoa(after))
+					err = seald.Errorf(seald.ERATELIMIT, "too many failed authentications from this client; try again later")
+				}
 			}
 			s.writeError(w, r, err)
 			return
@@ -180,31 +182,4 @@ func (l *limiters) allow(key string) bool {
 		return true
 	}
 	return l.get(key).Allow()
-}
-
-// failureLimiter counts failed authentications per address: each failure takes a token, and an address
-// without tokens is refused until they refill.
-type failureLimiter struct{ l *limiters }
-
-func (f failureLimiter) allowed(ip string) bool {
-	if f.l == nil || f.l.rate <= 0 {
-		return true
-	}
-	return f.l.get(ip).Tokens() >= 1
-}
-
-// retryAfter is the whole number of seconds until the address has a token again (at least 1).
-func (f failureLimiter) retryAfter(ip string) int {
-	if f.l == nil || f.l.rate <= 0 {
-		return 1
-	}
-	missing := 1 - f.l.get(ip).Tokens()
-	return max(1, int(math.Ceil(missing/float64(f.l.rate))))
-}
-
-func (f failureLimiter) fail(ip string) {
-	if f.l == nil || f.l.rate <= 0 {
-		return
-	}
-	f.l.get(ip).Allow()
 }

@@ -6,6 +6,7 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"seald"
@@ -20,8 +21,10 @@ type Server struct {
 	// RatePerSecond and RateBurst bound each API key's requests; a non-positive rate turns the limit off.
 	RatePerSecond float64
 	RateBurst     int
-	// AuthFailuresPerMinute bounds failed authentications per client address (default 30; negative: off).
+	// AuthFailuresPerMinute bounds failed authentications per client (default 30; negative: off).
 	AuthFailuresPerMinute float64
+	// TrustedProxies are the proxies whose X-Forwarded-For names the client (throttle.go); none by default.
+	TrustedProxies []netip.Prefix
 	// GatewayURL is the base of ipfs_gateway_link ("{GatewayURL}/ipfs/{cid}").
 	GatewayURL string
 	// Gateway serves /ipfs/{cid}; nil when IPFS is not embedded.
@@ -37,8 +40,9 @@ type Server struct {
 	// MetricsHandler serves /metrics when set.
 	MetricsHandler http.Handler
 
-	limits   *limiters
-	failures failureLimiter
+	limits           *limiters
+	failures         *failureTable
+	passwordFailures *failureTable // wrong download passwords, per record and per key
 }
 
 // Handler returns the API with its middleware.
@@ -52,7 +56,8 @@ func (s *Server) Handler() http.Handler {
 		fpm = 30
 	}
 	if fpm > 0 {
-		s.failures = failureLimiter{newLimiters(fpm/60, int(fpm))}
+		s.failures = newFailureTable(fpm, maxClients)
+		s.passwordFailures = newFailureTable(fpm, maxClients)
 	}
 	return s.observe(s.routes())
 }

@@ -9,6 +9,7 @@ package secret
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"crypto/aes"
 	"crypto/cipher"
@@ -27,6 +28,9 @@ type Keys struct {
 	ovi [32]byte
 	// signing signs record digests (is_signed); its public half is published.
 	signing ed25519.PrivateKey
+
+	once    sync.Once
+	hashing chan struct{} // a slot per password hash the memory budget allows (password.go)
 }
 
 // Generate makes a fresh set of keys.

@@ -1,11 +1,15 @@
 package secret
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
+	"runtime"
+	"seald"
 	"strings"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -19,8 +23,54 @@ const (
 	argonKeyLen  = 32
 )
 
+// PasswordMemory is the memory one password hash takes (argonMemory), for budgets.
+const PasswordMemory = argonMemory << 10
+
+// DefaultPasswordBudget is the memory all password hashing may take at once: two hashes.
+const DefaultPasswordBudget = 2 * PasswordMemory
+
+// passwordWait is how long a password hash waits for room in the budget before it is refused.
+const passwordWait = 2 * time.Second
+
+// SetPasswordBudget bounds the memory all password hashing takes at once (at least one hash's). Each hash
+// takes 64 MiB, and nothing else bounds how many requests hash at once: 48 concurrent password seals once took
+// 3 GiB. A hash that finds no room within passwordWait is refused with EUNAVAILABLE, which the API answers
+// 503 with Retry-After. Call it before the keys are used; without it the budget is DefaultPasswordBudget.
+func (k *Keys) SetPasswordBudget(bytes int64) {
+	k.hashing = make(chan struct{}, max(1, bytes/PasswordMemory))
+}
+
+// hashSlot waits for room to hash a password; release gives it back.
+func (k *Keys) hashSlot(ctx context.Context) (release func(), err error) {
+	k.once.Do(func() {
+		if k.hashing == nil {
+			k.SetPasswordBudget(DefaultPasswordBudget)
+		}
+	})
+	t := time.NewTimer(passwordWait)
+	defer t.Stop()
+	select {
+	case k.hashing <- struct{}{}:
+		return func() {
+			// The hash's 64 MiB are garbage now. Collected at once, their pages serve the next hash; left to
+			// the collector's pace, the heap would grow to twice its live size first, hundreds of MiB more.
+			runtime.GC()
+			<-k.hashing
+		}, nil
+	case <-t.C:
+		return nil, seald.Errorf(seald.EUNAVAILABLE, "password hashing is at capacity; retry shortly")
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // HashPassword returns the encoded Argon2id hash of a record password: the only form in which it is kept.
-func (*Keys) HashPassword(password string) (string, error) {
+func (k *Keys) HashPassword(ctx context.Context, password string) (string, error) {
+	release, err := k.hashSlot(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
@@ -30,8 +80,18 @@ func (*Keys) HashPassword(password string) (string, error) {
 		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key)), nil
 }
 
-// CheckPassword reports whether password matches an encoded hash from HashPassword.
-func (*Keys) CheckPassword(encoded, password string) bool {
+// CheckPassword reports whether password matches an encoded hash from HashPassword; it waits for room in the
+// budget as HashPassword does.
+func (k *Keys) CheckPassword(ctx context.Context, encoded, password string) (bool, error) {
+	release, err := k.hashSlot(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	return checkPassword(encoded, password), nil
+}
+
+func checkPassword(encoded, password string) bool {
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false

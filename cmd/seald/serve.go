@@ -42,6 +42,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	secrets.SetPasswordBudget(cfg.PasswordMemory << 20)
 	store, err := wiring.OpenStore(ctx, &cfg)
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
@@ -113,7 +114,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	parts.Page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: logger}
 	api := &httpapi.Server{
 		Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
-		GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, Page: parts.Page,
+		TrustedProxies: cfg.TrustedProxies,
+		GatewayURL:     cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, Page: parts.Page,
 		Ready: parts.Ready(store), Metrics: metrics.Request,
 	}
 	if cfg.Metrics == "api" {

@@ -3,7 +3,9 @@ package wiring
 import (
 	"flag"
 	"fmt"
+	"net/netip"
 	"path/filepath"
+	"seald/secret"
 	"strings"
 	"time"
 
@@ -24,7 +26,11 @@ type Config struct {
 	BodyLimit int64
 	Rate      float64
 	RateBurst int
-	LogLevel  string
+	// PasswordMemory is the memory, in MiB, all password hashing may take at once (64 MiB a hash).
+	PasswordMemory int64
+	// TrustedProxies are the proxies whose X-Forwarded-For names the client of a failed authentication.
+	TrustedProxies Prefixes
+	LogLevel       string
 
 	IPFS           string
 	IPFSGatewayURL string
@@ -70,8 +76,10 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "TLS certificate file (with --tls-key)")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "TLS private key file")
 	fs.Int64Var(&cfg.BodyLimit, "body-limit", 1<<20, "largest request body in bytes")
-	fs.Float64Var(&cfg.Rate, "rate-limit", 50, "requests per second allowed per API key (0: no limit)")
-	fs.IntVar(&cfg.RateBurst, "rate-burst", 100, "burst of requests allowed per API key")
+	fs.Float64Var(&cfg.Rate, "rate-limit", 1000, "requests per second allowed per API key (0: no limit)")
+	fs.IntVar(&cfg.RateBurst, "rate-burst", 2000, "burst of requests allowed per API key")
+	fs.Int64Var(&cfg.PasswordMemory, "password-memory", secret.DefaultPasswordBudget>>20, "MiB all password hashing may take at once, 64 MiB a hash; past it a request waits up to 2 s, then gets 503")
+	fs.Var(&cfg.TrustedProxies, "trusted-proxies", "comma-separated addresses or CIDRs of proxies in front of seald whose X-Forwarded-For names the client (default: none)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&cfg.IPFS, "ipfs", "embedded", "embedded, or a Kubo RPC URL (http://127.0.0.1:5001)")
 	fs.StringVar(&cfg.IPFSGatewayURL, "ipfs-gateway-url", "", "base of ipfs_gateway_link (default: the public URL)")
@@ -117,6 +125,36 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 		}
 	})
 	return err
+}
+
+// Prefixes is a comma-separated list of addresses or CIDRs, as a flag.
+type Prefixes []netip.Prefix
+
+func (p *Prefixes) String() string {
+	s := make([]string, len(*p))
+	for i, x := range *p {
+		s[i] = x.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *Prefixes) Set(v string) error {
+	*p = nil
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		x, err := netip.ParsePrefix(f)
+		if err != nil {
+			a, aerr := netip.ParseAddr(f)
+			if aerr != nil {
+				return fmt.Errorf("%q is not an address or CIDR", f)
+			}
+			x = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		*p = append(*p, x.Masked())
+	}
+	return nil
 }
 
 func (c *Config) SecretsPath() string {

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"seald/internal/wiring"
+)
+
+// The tests below are the findings of issue 15 (hostile clients) that were reproduced against `seald serve`;
+// each failed on the code before its fix.
+
+// rawCall sends a request with the headers exactly as given (repeats included), outside the OpenAPI check.
+func rawCall(t *testing.T, in *instance, method, path string, header http.Header, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, in.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = header
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestKeyHeaderTwice: either key header given twice is refused with 400 naming it, whichever copy is the
+// right key: a proxy in front may have checked the other one.
+func TestKeyHeaderTwice(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	path := verifyBase + "hash?hash=" + strings.Repeat("0", 64)
+	for name, h := range map[string]http.Header{
+		"Api-Key right first":                   {"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {in.API, "ak_other"}},
+		"Api-Key right last":                    {"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {"ak_other", in.API}},
+		"Ocp-Apim-Subscription-Key right first": {"Ocp-Apim-Subscription-Key": {in.Sub, "sk_other"}, "Api-Key": {in.API}},
+	} {
+		header := strings.SplitN(name, " ", 2)[0]
+		if code, body := rawCall(t, in, "GET", path, h, ""); code != 400 || !strings.Contains(body, header) {
+			t.Errorf("%s: %d %s, want 400 naming %s", name, code, body, header)
+		}
+	}
+	h := http.Header{"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {in.API}}
+	if code, body := rawCall(t, in, "GET", path, h, ""); code != 404 {
+		t.Errorf("each header once: %d %s, want 404 (no such record)", code, body)
+	}
+}
+
+// TestDeclaredLengthOverLimit: a request declaring a body over --body-limit is answered 413 at once, without
+// a 100 Continue inviting the body and without waiting for it; no answer names a socket address.
+func TestDeclaredLengthOverLimit(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil, "--body-limit", "65536")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(in.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nOcp-Apim-Subscription-Key: %s\r\nApi-Key: %s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\n\r\n", authPath, in.Sub, in.API)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer before the body was sent: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 413 || !strings.Contains(string(body), "65536") {
+		t.Fatalf("declared 2,000,000 bytes over a 65,536 limit: %d %s, want 413 at once", resp.StatusCode, body)
+	}
+	if strings.Contains(string(body), "127.0.0.1:") {
+		t.Errorf("the answer names a socket address: %s", body)
+	}
+
+	// A body that stops short of its declared length is a 400 that names no address either.
+	conn2, err := net.Dial("tcp", strings.TrimPrefix(in.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn2, "POST %s HTTP/1.1\r\nHost: x\r\nOcp-Apim-Subscription-Key: %s\r\nApi-Key: %s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"data\":", authPath, in.Sub, in.API)
+	_ = conn2.(*net.TCPConn).CloseWrite()
+	_ = conn2.SetReadDeadline(time.Now().Add(10 * time.Second))
+	reply, _ := io.ReadAll(conn2)
+	conn2.Close()
+	if bytes.Contains(reply, []byte("127.0.0.1:")) {
+		t.Errorf("a cut body: the answer names a socket address: %s", reply)
+	}
+}
+
+// TestFailedAuthCannotLockOutOthers: behind a shared address (a proxy), one client's failures never turn
+// another's valid keys away: valid keys are served even from the address that failed, and with the proxy
+// trusted, each forwarded client has its own budget of failures.
+func TestFailedAuthCannotLockOutOthers(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil, "--trusted-proxies", "127.0.0.1")
+	path := verifyBase + "hash?hash=" + strings.Repeat("0", 64)
+	as := func(client, api string) int {
+		h := http.Header{"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {api}, "X-Forwarded-For": {client}}
+		code, _ := rawCall(t, in, "GET", path, h, "")
+		return code
+	}
+	codes := map[int]int{}
+	for i := range 40 {
+		codes[as("203.0.113.7", fmt.Sprintf("ak_wrong%d", i))]++
+	}
+	if codes[401] != 30 || codes[429] != 10 {
+		t.Fatalf("40 wrong keys from one forwarded client: %v, want 30 401s then 429s", codes)
+	}
+	if code := as("203.0.113.7", in.API); code != 404 {
+		t.Errorf("valid keys from the client that failed: %d, want 404 (served)", code)
+	}
+	if code := as("203.0.113.8", "ak_wrong"); code != 401 {
+		t.Errorf("a wrong key from another client behind the same proxy: %d, want 401 (its own budget)", code)
+	}
+	if code := as("203.0.113.8", in.API); code != 404 {
+		t.Errorf("valid keys from another client behind the same proxy: %d, want 404", code)
+	}
+	// A forwarded address from an untrusted peer is not believed: without the proxy trusted, every client
+	// behind it is one, and still its valid keys are served.
+	in2 := startServe(t, t.TempDir(), nil)
+	for i := range 40 {
+		h := http.Header{"Ocp-Apim-Subscription-Key": {in2.Sub}, "Api-Key": {fmt.Sprintf("ak_wrong%d", i)},
+			"X-Forwarded-For": {fmt.Sprintf("198.51.100.%d", i)}}
+		rawCall(t, in2, "GET", path, h, "")
+	}
+	h := http.Header{"Ocp-Apim-Subscription-Key": {in2.Sub}, "Api-Key": {"ak_wrong"}, "X-Forwarded-For": {"198.51.100.200"}}
+	if code, _ := rawCall(t, in2, "GET", path, h, ""); code != 429 {
+		t.Errorf("an untrusted X-Forwarded-For escaped the throttle: %d, want 429", code)
+	}
+	h = http.Header{"Ocp-Apim-Subscription-Key": {in2.Sub}, "Api-Key": {in2.API}}
+	if code, _ := rawCall(t, in2, "GET", path, h, ""); code != 404 {
+		t.Errorf("valid keys from the throttled address: %d, want 404", code)
+	}
+}
+
+// TestDefaultRateLimitAllowsBursts: with the default per-key limit, one client's 300 concurrent requests
+// are all served; the old default (50/s, burst 100) answered most of them 429.
+func TestDefaultRateLimitAllowsBursts(t *testing.T) {
+	var cfg wiring.Config
+	fs := wiring.FlagSet("serve", &cfg, true)
+	rate, burst := fs.Lookup("rate-limit").DefValue, fs.Lookup("rate-burst").DefValue
+	in := startServe(t, t.TempDir(), nil, "--rate-limit", rate, "--rate-burst", burst)
+	path := verifyBase + "hash?hash=" + strings.Repeat("0", 64)
+	var mu sync.Mutex
+	codes := map[int]int{}
+	var wg sync.WaitGroup
+	for range 300 {
+		wg.Go(func() {
+			h := http.Header{"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {in.API}}
+			code, _ := rawCall(t, in, "GET", path, h, "")
+			mu.Lock()
+			codes[code]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if codes[404] != 300 {
+		t.Errorf("300 concurrent requests of one key at the default limit (%s/s, burst %s): %v, want all served", rate, burst, codes)
+	}
+}
+
+// TestClientGoneIsNotAFault: clients that hang up in the middle of their seals are neither answered nor
+// logged as server errors: the server logs them at INFO as 499.
+func TestClientGoneIsNotAFault(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	body := `{"data":{"a":"` + strings.Repeat("x", 200_000) + `"},"to":"a@example.com"}`
+	var wg sync.WaitGroup
+	for i := range 60 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+i%10)*time.Millisecond)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, "POST", in.URL+authPath, strings.NewReader(body))
+			req.Header = http.Header{"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {in.API},
+				"Content-Type": {"application/json"}}
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		})
+	}
+	wg.Wait()
+	time.Sleep(500 * time.Millisecond) // the server finishes what the clients left
+	logs := in.logText()
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) || strings.Contains(line, `"status":500`) {
+			t.Errorf("a client that went away is logged as a fault: %s", line)
+		}
+	}
+}
+
+// TestDuplicateMembersRefused: through the API, a body with a member given twice or with bytes after it is a
+// 400: `"password":"p","password":null` once sealed with no password, and two data members sealed the second.
+func TestDuplicateMembersRefused(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	for _, body := range []string{
+		`{"data":{"a":1},"to":"a@example.com","password":"p","password":null}`,
+		`{"data":{"a":1},"data":{"a":2},"to":"a@example.com"}`,
+		`{"data":{"a":1},"to":"a@example.com"}}`,
+	} {
+		r := in.call("POST", authPath, in.Sub, in.API, "application/json", body)
+		if r.Status != 400 || r.Body["success"] != false {
+			t.Errorf("%s: %d %s, want 400", body, r.Status, r.Raw)
+		}
+	}
+}
+
+// TestPasswordMemoryBounded: 200 concurrent password seals and 200 concurrent wrong-password downloads
+// against the real binary, at the default password budget: every answer is 201, 401, 429 or 503, and the
+// process's peak resident memory stays under 300 MB (it reached 3-5 GiB when nothing bounded the hashing).
+func TestPasswordMemoryBounded(t *testing.T) {
+	p := startProcess(t, buildBinary(t, ""), t.TempDir(), nil)
+	in := p.in
+	in.t = t
+	first := trySeal(in.URL, in.Sub, in.API, map[string]any{"n": -1}, map[string]any{"password": "right"})
+	if first.Status != 201 {
+		t.Fatalf("a password seal: %d %v", first.Status, first.Err)
+	}
+	pid := p.cmd.Process.Pid
+	before, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, line := range strings.Split(string(before), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			t.Logf("resident before the load: %s", strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:")))
+		}
+	}
+	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
+		t.Fatalf("resetting the peak: %v", err)
+	}
+	var mu sync.Mutex
+	codes := map[string]map[int]int{"seal": {}, "download": {}}
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Go(func() {
+			r := trySeal(in.URL, in.Sub, in.API, map[string]any{"n": i}, map[string]any{"password": fmt.Sprint("pw", i)})
+			mu.Lock()
+			codes["seal"][r.Status]++
+			mu.Unlock()
+		})
+		wg.Go(func() {
+			req, _ := http.NewRequest("GET", in.URL+"/svc-data/data/download?reference="+first.Ref, nil)
+			req.Header = http.Header{"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {in.API},
+				"X-Data-Password": {fmt.Sprint("wrong", i)}}
+			code := 0
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				code = resp.StatusCode
+				resp.Body.Close()
+			}
+			mu.Lock()
+			codes["download"][code]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	for what, cs := range codes {
+		for code := range cs {
+			if code != 201 && code != 401 && code != 429 && code != 503 {
+				t.Errorf("%s answered %d: %v", what, code, cs)
+			}
+		}
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peakKB int
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")), "%d", &peakKB)
+		}
+	}
+	t.Logf("200 password seals %v, 200 wrong-password downloads %v; peak RSS %d MB", codes["seal"],
+		codes["download"], peakKB/1000)
+	if peakKB == 0 || peakKB > 300_000 {
+		t.Errorf("peak RSS %d kB, want under 300 MB", peakKB)
+	}
+}
