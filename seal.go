@@ -75,6 +75,10 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 	if strings.ContainsAny(req.Subject, "\r\n") {
 		return nil, Errorf(EINVALID, "subject must not contain CR or LF")
 	}
+	if hasControl(req.Subject) {
+		// The mailer refuses them in a header; refused here, the caller learns it now, not from a FAILED record.
+		return nil, Errorf(EINVALID, "subject must not contain control characters")
+	}
 	if len(req.Subject) > maxSubject {
 		return nil, Errorf(EINVALID, "subject is longer than %d bytes", maxSubject)
 	}

@@ -1,6 +1,7 @@
 package seald
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -36,6 +37,11 @@ func (s *Service) CreateTenant(ctx context.Context, req TenantRequest) (*Tenant,
 	pname := strings.TrimSpace(req.Project)
 	if pname == "" {
 		return nil, Errorf(EINVALID, "project name is required")
+	}
+	if err := cmp.Or(checkLength("business name", name, MaxName), checkLength("project name", pname, MaxName),
+		checkLength("description", req.Description, MaxDescription), checkLength("website", req.Website, MaxDescription),
+		checkLength("logo", req.Logo, MaxDescription)); err != nil {
+		return nil, err
 	}
 	privacy := req.Privacy
 	if privacy == "" {

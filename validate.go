@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"net/mail"
 	"strings"
+	"unicode"
 )
 
 // maxUint256 bounds token ids: the contract's ids are uint256.
@@ -54,6 +55,38 @@ func ParseStatus(s string) (Status, error) {
 	return "", Errorf(EINVALID, "status must be ACTIVE, SUSPENDED or REVOKED")
 }
 
+// dotAtom reports whether a local part is an RFC 5322 dot-atom: atext runs joined by single dots.
+func dotAtom(local string) bool {
+	for _, run := range strings.Split(local, ".") {
+		if run == "" || strings.IndexFunc(run, func(r rune) bool {
+			return r <= ' ' || r == 0x7f || strings.ContainsRune(`"(),:;<>@[\]`, r)
+		}) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// hasControl reports whether s holds a control character other than TAB (C0, DEL or C1).
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r != '\t' && unicode.IsControl(r) }) >= 0
+}
+
+// Bounds of free text kept with a record or a tenant, in bytes.
+const (
+	MaxReason      = 1000 // a status change's reason, kept in the audit trail
+	MaxName        = 200  // a business or project name
+	MaxDescription = 2000 // a description, logo or website
+)
+
+// checkLength refuses a member longer than max bytes, naming the member and the limit.
+func checkLength(member, v string, max int) error {
+	if len(v) > max {
+		return Errorf(EINVALID, "%s is longer than %d bytes", member, max)
+	}
+	return nil
+}
+
 // parseAddresses parses one address or a comma-separated list for the named member. A CR or LF anywhere is
 // refused first: header injection.
 func parseAddresses(member, v string, required bool) ([]string, error) {
@@ -75,6 +108,11 @@ func parseAddresses(member, v string, required bool) ([]string, error) {
 		at := strings.LastIndexByte(a.Address, '@')
 		if at <= 0 || at == len(a.Address)-1 {
 			return nil, Errorf(EINVALID, "%s is not a valid e-mail address: %s", member, a.Address)
+		}
+		if !dotAtom(a.Address[:at]) {
+			// A local part that needs quoting ("john doe"@...) is valid RFC 5322 but refused by the mailer:
+			// refused here, so that the record does not fail later.
+			return nil, Errorf(EINVALID, "%s: a local part that needs quoting is not supported: %s", member, a.Address)
 		}
 		if a.Name == "" {
 			out = append(out, a.Address)

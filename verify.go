@@ -161,9 +161,20 @@ func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
 // record). ACTIVE and SUSPENDED swap; either may become REVOKED, which is final. Setting the status a record
 // already has changes nothing. A revocation is also sent to the chain by a job.
 func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, error) {
+	r, _, err := s.ChangeStatus(ctx, c, reference, status, reason)
+	return r, err
+}
+
+// ChangeStatus is SetStatus, also returning the change the store made: nil when the record already had the
+// status. Under concurrent changes, the change returned is this call's own, from the status the store
+// actually moved the record from.
+func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, *StatusChange, error) {
 	to, err := ParseStatus(status)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := checkLength("reason", reason, MaxReason); err != nil {
+		return nil, nil, err
 	}
 	actor := "cli"
 	if c != nil {
@@ -177,13 +188,13 @@ func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, r
 			r, err = s.Store.Record(ctx, reference)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if r.Status == to {
-			return r, nil
+			return r, nil, nil
 		}
 		if r.Status == StatusRevoked {
-			return nil, Errorf(EINVALID, "status: record %s is REVOKED, which is final", reference)
+			return nil, nil, Errorf(EINVALID, "status: record %s is REVOKED, which is final", reference)
 		}
 		now := s.now()
 		var jobs []*Job
@@ -196,13 +207,13 @@ func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, r
 			continue // changed under us: read it again and decide again
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		r.Status, r.UpdatedAt = to, now
 		if len(jobs) > 0 {
 			s.wake()
 		}
-		return r, nil
+		return r, ch, nil
 	}
 }
 

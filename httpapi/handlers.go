@@ -255,19 +255,16 @@ func (s *Server) updateStatus(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	before, err := s.Service.Status(r.Context(), callerOf(r.Context()), ref)
+	// The message tells the change this request made, as the store made it: read before and after
+	// separately, a concurrent change could be reported as this one.
+	rec, change, err := s.Service.ChangeStatus(r.Context(), callerOf(r.Context()), ref, strings.ToUpper(st), reason)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	rec, err := s.Service.SetStatus(r.Context(), callerOf(r.Context()), ref, strings.ToUpper(st), reason)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	msg := "status changed from " + string(before.Status) + " to " + string(rec.Status)
-	if before.Status == rec.Status {
-		msg = "status unchanged: already " + string(rec.Status)
+	msg := "status unchanged: already " + string(rec.Status)
+	if change != nil {
+		msg = "status changed from " + string(change.From) + " to " + string(change.To)
 	}
 	writeOK(w, r, http.StatusOK, wire.StatusChange{Reference: rec.Reference, Status: string(rec.Status), Msg: msg})
 }

@@ -9,12 +9,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"seald/internal/wiring"
+	"seald/sqlite"
 )
 
 // The tests below are the findings of issue 15 (hostile clients) that were reproduced against `seald serve`;
@@ -280,5 +282,125 @@ func TestPasswordMemoryBounded(t *testing.T) {
 		codes["download"], peakKB/1000)
 	if peakKB == 0 || peakKB > 300_000 {
 		t.Errorf("peak RSS %d kB, want under 300 MB", peakKB)
+	}
+}
+
+// TestConcurrentStatusChangesAnswerTruly: under concurrent status changes of one record, every answer
+// saying "changed from X to Y" is a change the store made: as many such answers as rows in the audit trail,
+// and each answer's pair is one of the trail's.
+func TestConcurrentStatusChangesAnswerTruly(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	r := in.post(authPath, map[string]any{"data": map[string]any{"status": "race"}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	var mu sync.Mutex
+	var said []string
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			to := []string{"SUSPENDED", "ACTIVE"}[i%2]
+			resp := in.call("PUT", "/authentication-status/update/status", in.Sub, in.API, "application/json",
+				map[string]any{"reference": ref, "status": to})
+			if msg := str(resp.Body, "data.msg"); resp.Status == 200 && strings.HasPrefix(msg, "status changed") {
+				mu.Lock()
+				said = append(said, msg)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "seald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	trail, err := st.AuditTrail(t.Context(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := map[string]int{}
+	for _, c := range trail {
+		made["status changed from "+string(c.From)+" to "+string(c.To)]++
+	}
+	for _, msg := range said {
+		made[msg]--
+	}
+	for msg, n := range made {
+		if n != 0 {
+			t.Errorf("%q: %d more in the audit trail than in the answers (negative: answered, not made)", msg, n)
+		}
+	}
+	t.Logf("%d changes answered, %d in the audit trail", len(said), len(trail))
+}
+
+// TestMailerRefusalsAtIntake: what the mailer would refuse (a control character in the subject, a quoted
+// local part in to or cc) is a 400 naming the member at intake; it used to be a 201 and then a record FAILED
+// with EMAIL_ERROR and no mail.
+func TestMailerRefusalsAtIntake(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	for _, c := range []struct{ member, value string }{
+		{"subject", "Hello\x00"}, {"subject", "Hello\x07"}, {"subject", "Hello\x7f"}, {"subject", "\x1b[31mHello"},
+		{"to", `"john doe"@example.com`}, {"cc", `"a b"@example.com`}, {"to", `"a..b"@example.com`},
+	} {
+		body := map[string]any{"data": map[string]any{"x": 1}, "to": "a@example.com"}
+		body[c.member] = c.value
+		r := in.post(authPath, body)
+		if r.Status != 400 || !strings.Contains(str(r.Body, "error"), c.member) {
+			t.Errorf("%s = %q: %d %s, want 400 naming %s", c.member, c.value, r.Status, r.Raw, c.member)
+		}
+	}
+	if r := in.post(authPath, map[string]any{"data": map[string]any{"x": 2}, "to": "a@example.com",
+		"subject": "Tabs\tare fine"}); r.Status != 201 {
+		t.Errorf("a subject with a tab: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestFreeTextLimits: a status change's reason and a tenant's names have length limits, and a value over one
+// is a 400 (or the CLI's error) naming the limit; 20 changes with a 1 MB reason once grew the database 23 MiB.
+func TestFreeTextLimits(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	r := in.post(authPath, map[string]any{"data": map[string]any{"x": 1}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	resp := in.call("PUT", "/authentication-status/update/status", in.Sub, in.API, "application/json",
+		map[string]any{"reference": ref, "status": "SUSPENDED", "reason": strings.Repeat("r", 1001)})
+	if resp.Status != 400 || !strings.Contains(str(resp.Body, "error"), "1000") {
+		t.Errorf("a 1,001-byte reason: %d %s, want 400 naming the limit", resp.Status, resp.Raw)
+	}
+	resp = in.call("PUT", "/authentication-status/update/status", in.Sub, in.API, "application/json",
+		map[string]any{"reference": ref, "status": "SUSPENDED", "reason": strings.Repeat("r", 1000)})
+	if resp.Status != 200 {
+		t.Errorf("a 1,000-byte reason: %d %s", resp.Status, resp.Raw)
+	}
+	env := map[string]string{"SEALD_DATA_DIR": dir}
+	if _, err := cli(t, env, "tenant", "create", "--business", strings.Repeat("b", 201), "--project", "P"); err == nil ||
+		!strings.Contains(err.Error(), "200") {
+		t.Errorf("a 201-byte business name: %v, want an error naming the limit", err)
+	}
+}
+
+// TestOtherProjectOfBusinessIsOwner: the owner of a record is its business, so every project of the business
+// may read its status, change it and download its data (docs/api.md, "Owner"); another business gets 404.
+func TestOtherProjectOfBusinessIsOwner(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	a := tenant(t, dir, "--business", "Acme", "--project", "Sealing")
+	b := tenant(t, dir, "--business", "Acme", "--project", "Archive")
+	other := tenant(t, dir, "--business", "Globex", "--project", "X")
+	if a["business_id"] != b["business_id"] {
+		t.Fatalf("two projects of Acme in two businesses: %v %v", a, b)
+	}
+	r := in.call("POST", authPath, a["subscription_key"], a["api_key"], "application/json",
+		map[string]any{"data": map[string]any{"owner": "acme"}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	download := "/svc-data/data/download?reference=" + ref
+	if got := in.call("GET", download, b["subscription_key"], b["api_key"], "", nil); got.Status != 200 {
+		t.Errorf("download by another project of the business: %d %s, want 200", got.Status, got.Raw)
+	}
+	if got := in.call("GET", statusPath+"?reference="+ref, b["subscription_key"], b["api_key"], "", nil); got.Status != 200 {
+		t.Errorf("status by another project of the business: %d %s, want 200", got.Status, got.Raw)
+	}
+	if got := in.call("GET", download, other["subscription_key"], other["api_key"], "", nil); got.Status != 404 {
+		t.Errorf("download by another business: %d %s, want 404", got.Status, got.Raw)
 	}
 }
