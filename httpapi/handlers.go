@@ -98,6 +98,10 @@ func (s *Server) verifyCID(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, seald.Errorf(seald.EINVALID, "cid is not a valid IPFS content identifier"))
 		return
 	}
+	if s.CanonicalCID != nil {
+		// Every encoding of a stored CID (CIDv0, another multibase) finds its record.
+		cid = s.CanonicalCID(cid)
+	}
 	s.verify(w, r, seald.Lookup{CID: cid})
 }
 

@@ -33,6 +33,8 @@ type Server struct {
 	Page http.Handler
 	// ValidCID reports whether s is a well-formed CID (package ipfs); nil accepts any non-empty value.
 	ValidCID func(s string) bool
+	// CanonicalCID returns the form seald stores of a valid CID (CIDv1, base32); nil keeps it as given.
+	CanonicalCID func(s string) string
 	// Ready reports whether the parts the service depends on answer, by name.
 	Ready func(r *http.Request) map[string]error
 	// Metrics, when set, is told each request's route, status and duration.

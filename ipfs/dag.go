@@ -41,6 +41,17 @@ func ParseCID(s string) (cid.Cid, error) {
 	return c, nil
 }
 
+// Canonical returns the form seald stores and answers of a CID: version 1 in base32, the same codec and
+// hash. A CIDv0 (always dag-pb) and a CIDv1 in another multibase name the same content. Anything that does
+// not parse is returned as it is.
+func Canonical(s string) string {
+	c, err := cid.Decode(s)
+	if err != nil {
+		return s
+	}
+	return cid.NewCidV1(c.Type(), c.Hash()).String()
+}
+
 // verify checks data against c by hashing it again with c's own hash function.
 func verify(c cid.Cid, data []byte) error {
 	got, err := c.Prefix().Sum(data)
@@ -110,13 +121,26 @@ func (g nodeGetter) GetMany(ctx context.Context, cs []cid.Cid) <-chan *ipld.Node
 	return ch
 }
 
-// root fetches and decodes the root block of c.
+// root fetches and decodes the root block of c. Blocks are stored by their hash, so a CID of a stored hash
+// with another codec finds bytes that are not a node of its codec: that is the caller's CID, not a fault,
+// and the answer names the CID the content is stored under.
 func root(ctx context.Context, src Source, c cid.Cid) (ipld.Node, error) {
 	data, err := src.Block(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return decode(c, data)
+	n, err := decode(c, data)
+	if err != nil && seald.ErrorCode(err) == seald.EINTERNAL {
+		other := cid.NewCidV1(cid.Raw, c.Hash())
+		if c.Type() == cid.Raw {
+			other = cid.NewCidV1(cid.DagProtobuf, c.Hash())
+		}
+		if _, derr := decode(other, data); derr == nil {
+			return nil, seald.Errorf(seald.EINVALID, "CID %s names content stored under another codec: send %s", c, other)
+		}
+		return nil, seald.Errorf(seald.EINVALID, "CID %s does not name a UnixFS file", c)
+	}
+	return n, err
 }
 
 // ReadFile reassembles the UnixFS file behind c from src, every block checked against its hash on the way.
@@ -127,7 +151,8 @@ func ReadFile(ctx context.Context, src Source, c cid.Cid) ([]byte, error) {
 	}
 	r, err := unixfsio.NewDagReader(ctx, n, nodeGetter{src})
 	if err != nil {
-		return nil, fmt.Errorf("ipfs: reading %s: %w", c, err)
+		// The root is a node of its codec but not of a UnixFS file: the CID is not one of a file.
+		return nil, seald.Errorf(seald.EINVALID, "CID %s does not name a UnixFS file: %v", c, err)
 	}
 	defer r.Close()
 	var buf bytes.Buffer

@@ -25,6 +25,7 @@ import (
 	"seald/bench"
 	"seald/httpapi"
 	"seald/internal/wiring"
+	"seald/ipfs"
 	"seald/pipeline"
 )
 
@@ -201,7 +202,7 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 		}
 		api := &httpapi.Server{
 			Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
-			GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, Ready: parts.Ready(store),
+			GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, CanonicalCID: ipfs.Canonical, Ready: parts.Ready(store),
 		}
 		stopPipe := func() {}
 		if o.Pipeline {

@@ -17,6 +17,9 @@ import (
 
 	"seald/internal/wiring"
 	"seald/sqlite"
+
+	"github.com/ipfs/go-cid"
+	"github.com/multiformats/go-multibase"
 )
 
 // The tests below are the findings of issue 15 (hostile clients) that were reproduced against `seald serve`;
@@ -402,5 +405,47 @@ func TestOtherProjectOfBusinessIsOwner(t *testing.T) {
 	}
 	if got := in.call("GET", download, other["subscription_key"], other["api_key"], "", nil); got.Status != 404 {
 		t.Errorf("download by another business: %d %s, want 404", got.Status, got.Raw)
+	}
+}
+
+// TestCIDEncodings: any well-formed CID is a 4xx or the right content at /ipfs/{cid}, never a 500 (a stored
+// hash under another codec, as dag-pb or CIDv0, was a 500); verification by CID accepts the stored CID in any
+// multibase.
+func TestCIDEncodings(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	r := in.post(authPath, map[string]any{"data": map[string]any{"cid": "encodings"}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	stored := str(in.waitState(ref, "COMPLETED", time.Minute), "cid")
+	c, err := cid.Decode(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := cid.NewCidV1(cid.DagProtobuf, c.Hash())
+	if c.Type() == cid.DagProtobuf {
+		other = cid.NewCidV1(cid.Raw, c.Hash())
+	}
+	variants := []string{other.String(), cid.NewCidV0(c.Hash()).String()}
+	for _, v := range variants {
+		for _, q := range []string{"", "?format=raw", "?format=car"} {
+			code, body := rawCall(t, in, "GET", "/ipfs/"+v+q, http.Header{}, "")
+			if code >= 500 || (code != 200 && code < 400) {
+				t.Errorf("/ipfs/%s%s: %d %s, want the content or a 4xx", v, q, code, body)
+				for _, line := range strings.Split(in.logText(), "\n") {
+					if strings.Contains(line, "request failed") && strings.Contains(line, v) {
+						t.Log(line)
+					}
+				}
+			}
+		}
+	}
+	for _, base := range []multibase.Encoding{multibase.Base58BTC, multibase.Base36, multibase.Base32} {
+		enc, err := c.StringOfBase(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := in.get(verifyBase + "cid?cid=" + enc)
+		if got.Status != 200 || str(got.Body, "data.details.reference") != ref {
+			t.Errorf("verify by CID in %s (%s): %d %s", multibase.EncodingToStr[base], enc, got.Status, got.Raw)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"seald"
 	"seald/httpapi"
 	"seald/internal/wiring"
+	"seald/ipfs"
 	"seald/pipeline"
 	"seald/web"
 )
@@ -115,7 +116,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	api := &httpapi.Server{
 		Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
 		TrustedProxies: cfg.TrustedProxies,
-		GatewayURL:     cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, Page: parts.Page,
+		GatewayURL:     cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, CanonicalCID: ipfs.Canonical, Page: parts.Page,
 		Ready: parts.Ready(store), Metrics: metrics.Request,
 	}
 	if cfg.Metrics == "api" {
