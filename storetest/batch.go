@@ -14,19 +14,20 @@ var batchTests = []test{
 	{"CreateBatchConflict", testCreateBatchConflict},
 	{"UpdateBatch", testUpdateBatch},
 	{"ConfirmBatch", testConfirmBatch},
+	{"TransitionAsTold", testTransitionAsTold},
 	{"OpenBatches", testOpenBatches},
 	{"BatchesFrom", testBatchesFrom},
 	{"SetAnchorError", testSetAnchorError},
 	{"SetBatchError", testSetBatchError},
 }
 
-// stored stores a record of p on network, waiting in IPFS_STORED, created at the given offset from base.
 // The moves the pipeline's anchor leader asks of a store; the store applies them as told.
 var (
 	placed   = seald.Transition{From: seald.StateIPFSStored, To: seald.StateAnchorSubmitted}
 	anchored = seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateAnchored, ClearError: true, Next: seald.JobNotify}
 )
 
+// stored stores a record of p on network, waiting in IPFS_STORED, created at the given offset from base.
 func stored(t *testing.T, s seald.Store, p *seald.Project, network string, at time.Duration) *seald.Record {
 	t.Helper()
 	r := newRecord(p, base.Add(at))
@@ -241,6 +242,38 @@ func testConfirmBatch(t *testing.T, s seald.Store) {
 	ghost := newBatch(seald.NetworkPolygon, 9, 1)
 	ghost.ID = b.ID + 1000
 	wantCode(t, "ConfirmBatch of an unknown batch", s.ConfirmBatch(ctx, ghost, anchored, now), seald.ENOTFOUND)
+}
+
+// The store applies the transition it is told, no rule of its own: a caller's other states are used as
+// given, the errors stay when ClearError is false, and no job is queued when Next is empty.
+func testTransitionAsTold(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := newRecord(p, base) // PENDING
+	create(t, s, r)
+	q, err := s.AnchorQueue(ctx, r.Network, seald.StatePending, 10)
+	ok(t, "AnchorQueue of PENDING", err)
+	equal(t, "AnchorQueue of PENDING", references(q), []string{r.Reference})
+
+	told := seald.Transition{From: seald.StatePending, To: seald.StateIPFSStored}
+	b := newBatch(r.Network, 1, 1)
+	ok(t, "CreateBatch", s.CreateBatch(ctx, b, entries(1, r), told, base))
+	ok(t, "SetBatchError", s.SetBatchError(ctx, b.ID, seald.ErrorTypeBlockchain, "nonce too low", base))
+	if g := record(t, s, r.Reference); g.State != seald.StateIPFSStored || g.BatchID != b.ID {
+		t.Fatalf("record after CreateBatch told %v: state %s, batch %d", told, g.State, g.BatchID)
+	}
+
+	told = seald.Transition{From: seald.StateIPFSStored, To: seald.StateAnchorSubmitted}
+	b.State = seald.BatchConfirmed
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b, told, base.Add(time.Hour)))
+	g := record(t, s, r.Reference)
+	if g.State != seald.StateAnchorSubmitted || g.ErrorMessage != "nonce too low" {
+		t.Errorf("record after ConfirmBatch told %v: state %s, error %q; want ANCHOR_SUBMITTED, the error kept",
+			told, g.State, g.ErrorMessage)
+	}
+	if jobs := claimAll(t, s, allKinds, base.Add(time.Hour)); len(jobs) != 0 {
+		t.Errorf("jobs after ConfirmBatch with no Next = %s, want none", show(jobs))
+	}
 }
 
 func testOpenBatches(t *testing.T, s seald.Store) {
