@@ -60,6 +60,19 @@ func CanonicalizeNamed(src []byte, root string) ([]byte, error) {
 	return out, nil
 }
 
+// CanonicalizeIJSON is CanonicalizeNamed that also refuses what RFC 7493 (I-JSON) says not to send: integer
+// literals beyond ±(2^53−1), which no double holds exactly (two of them can share a canonical form, and so a
+// hash), and Unicode noncharacters. seald seals data this way; Canonicalize stays plain RFC 8785.
+func CanonicalizeIJSON(src []byte, root string) ([]byte, error) {
+	c := canonPool.Get().(*canon)
+	c.ijson = true
+	out, err := c.run(make([]byte, 0, len(src)+16), src, root)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AppendCanonical appends the canonical form of src to dst, so that a caller with a buffer of its own pays for
 // no allocation. dst must not overlap src. On error it returns dst with its original length.
 func AppendCanonical(dst, src []byte) ([]byte, error) {
@@ -103,10 +116,15 @@ var outPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 var canonPool = sync.Pool{New: func() any { return new(canon) }}
 
 func appendCanonical(dst, src []byte, root string) ([]byte, error) {
-	c := canonPool.Get().(*canon)
+	return canonPool.Get().(*canon).run(dst, src, root)
+}
+
+// run canonicalizes src onto dst and gives c back to the pool.
+func (c *canon) run(dst, src []byte, root string) ([]byte, error) {
 	c.src, c.out, c.pos, c.root = src, dst, 0, root
 	err := c.document()
 	out := c.out
+	c.ijson = false
 	c.release()
 	if err != nil {
 		return dst, err
@@ -132,6 +150,7 @@ type frame struct {
 
 // canon is the state of one canonicalization; pooled so that its stacks and scratch buffers are reused.
 type canon struct {
+	ijson   bool // refuse what I-JSON says not to send (CanonicalizeIJSON)
 	src     []byte
 	out     []byte
 	pos     int

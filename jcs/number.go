@@ -72,6 +72,15 @@ func (c *canon) number() error {
 	}
 	c.pos = i
 
+	// I-JSON (RFC 7493): an integer beyond ±(2^53−1) has no exact double, and two of them can share one (and
+	// so one hash). It is refused rather than silently rounded.
+	if c.ijson && !hasExp && end == intEnd && intEnd-intStart >= 16 {
+		if d := s[intStart:intEnd]; len(d) > 16 || string(d) > "9007199254740991" {
+			return c.errorf(start, "integer %s is beyond ±(2^53−1), which RFC 7493 (I-JSON) says not to send: send large numbers as strings",
+				clip(s[start:i]))
+		}
+	}
+
 	// An integer of up to 15 digits is an exact double below 1e21: its own digits are its canonical form.
 	if !hasExp && end == intEnd && intEnd-intStart <= 15 {
 		if intEnd-intStart == 1 && s[intStart] == '0' { // 0 and -0

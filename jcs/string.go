@@ -50,8 +50,15 @@ func (c *canon) str(key bool) ([]byte, error) {
 			i++
 		}
 	found:
-		if hi&msb != 0 && !utf8.Valid(s[run:i]) {
-			return nil, c.errorf(run+invalidUTF8At(s[run:i]), "invalid UTF-8 in string")
+		if hi&msb != 0 {
+			if !utf8.Valid(s[run:i]) {
+				return nil, c.errorf(run+invalidUTF8At(s[run:i]), "invalid UTF-8 in string")
+			}
+			if c.ijson {
+				if k, r := noncharacter(s[run:i]); k >= 0 {
+					return nil, c.nonchar(run+k, r)
+				}
+			}
 		}
 		c.out = append(c.out, s[run:i]...)
 		if i >= len(s) {
@@ -92,6 +99,9 @@ func (c *canon) str(key bool) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
+			if c.ijson && isNoncharacter(r) {
+				return nil, c.nonchar(i, r)
+			}
 			c.out = appendRune(c.out, r)
 			i += n
 			continue
@@ -123,6 +133,29 @@ func (c *canon) unicodeEscape(i int) (r rune, n int, err error) {
 		return 0, 0, c.errorf(i, "lone high surrogate \\u%04x in string", r)
 	}
 	return r, 6, nil
+}
+
+// isNoncharacter reports whether r is one of Unicode's 66 noncharacters (U+FDD0..U+FDEF and the last two code
+// points of every plane), which RFC 7493 (I-JSON) says not to send.
+func isNoncharacter(r rune) bool {
+	return r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE
+}
+
+// noncharacter finds the first noncharacter in valid UTF-8 text: its offset and rune, or -1. Only lead bytes
+// EF and F0..F4 can begin one, so ASCII and most text is skipped a byte at a time without decoding.
+func noncharacter(b []byte) (int, rune) {
+	for i := 0; i < len(b); i++ {
+		if c := b[i]; c == 0xEF || c >= 0xF0 && c <= 0xF4 {
+			if r, _ := utf8.DecodeRune(b[i:]); isNoncharacter(r) {
+				return i, r
+			}
+		}
+	}
+	return -1, 0
+}
+
+func (c *canon) nonchar(off int, r rune) error {
+	return c.errorf(off, "the noncharacter U+%04X in a string, which RFC 7493 (I-JSON) says not to send", r)
 }
 
 func hex4(s []byte, i int) (rune, bool) {

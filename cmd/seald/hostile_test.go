@@ -449,3 +449,24 @@ func TestCIDEncodings(t *testing.T) {
 		}
 	}
 }
+
+// TestIJSONRefused: data that I-JSON (RFC 7493) says not to send is a 400 naming it, for sealing and for
+// verifying by data: 9007199254740993 and 9007199254740992 once sealed to the same hash.
+func TestIJSONRefused(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	for _, data := range []string{`{"a":9007199254740993}`, `{"a":9007199254740992}`, `{"a":-9007199254740993}`,
+		`{"a":"\uffff"}`, `{"\ufdd0":1}`} {
+		r := in.call("POST", authPath, in.Sub, in.API, "application/json", `{"data":`+data+`,"to":"a@example.com"}`)
+		if r.Status != 400 || !strings.Contains(str(r.Body, "error"), "RFC 7493") {
+			t.Errorf("sealing %s: %d %s, want 400 naming RFC 7493", data, r.Status, r.Raw)
+		}
+		r = in.call("POST", verifyBase+"data", in.Sub, in.API, "application/json", `{"data":`+data+`}`)
+		if r.Status != 400 || !strings.Contains(string(r.Raw), "RFC 7493") {
+			t.Errorf("verifying %s: %d %s, want 400 naming RFC 7493", data, r.Status, r.Raw)
+		}
+	}
+	r := in.call("POST", authPath, in.Sub, in.API, "application/json", `{"data":{"a":9007199254740991,"b":"9007199254740993"},"to":"a@example.com"}`)
+	if r.Status != 201 {
+		t.Errorf("the largest safe integer and a large number as a string: %d %s", r.Status, r.Raw)
+	}
+}

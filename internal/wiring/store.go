@@ -51,8 +51,9 @@ func privateFile(path string) error {
 	return nil
 }
 
-// CanonicalizeData is the service's canonicalizer: RFC 8785, with error paths rooted at "data".
-func CanonicalizeData(b []byte) ([]byte, error) { return jcs.CanonicalizeNamed(b, "data") }
+// CanonicalizeData is the service's canonicalizer: RFC 8785 over I-JSON (RFC 7493: no integer beyond
+// ±(2^53−1), no noncharacter), with error paths rooted at "data".
+func CanonicalizeData(b []byte) ([]byte, error) { return jcs.CanonicalizeIJSON(b, "data") }
 
 // CloseList closes the parts in the reverse order of opening.
 type CloseList struct {

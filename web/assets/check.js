@@ -18,14 +18,32 @@
 
   var loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+  // Unicode's noncharacters: U+FDD0..U+FDEF and the last two code points of every plane (as UTF-16).
+  var noncharacter = /[\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/;
+
   function checkString(s) {
     if (loneSurrogate.test(s)) {
       throw new CheckError('the data has a string with an unpaired surrogate (\\ud800 to \\udfff), which is not valid Unicode text');
     }
+    if (noncharacter.test(s)) {
+      throw new CheckError('the data has a Unicode noncharacter in a string, which RFC 7493 (I-JSON) says not to send');
+    }
+  }
+
+  // An integer literal beyond 2^53-1 has no exact double: JSON.parse would round it, as seald refuses to.
+  var MAX_SAFE = '9007199254740991';
+
+  function checkInteger(lit) {
+    var digits = lit.charAt(0) === '-' ? lit.slice(1) : lit;
+    if (/^[0-9]+$/.test(digits) && (digits.length > 16 || (digits.length === 16 && digits > MAX_SAFE))) {
+      throw new CheckError('the data has the integer ' + lit + ', beyond ±(2^53−1), which RFC 7493 (I-JSON) says ' +
+        'not to send: seald seals large numbers only as strings');
+    }
   }
 
   // duplicateName scans valid JSON text for an object with the same member name twice, which JSON.parse
-  // silently collapses to its last value, and returns the first such name (or null).
+  // silently collapses to its last value, and returns the first such name (or null). It also checks each
+  // number literal, which JSON.parse would round, with checkInteger.
   function duplicateName(text) {
     var stack = [];
     var i = 0;
@@ -46,6 +64,13 @@
           top.expectName = false;
         }
         i = j + 1;
+        continue;
+      }
+      if (c === '-' || (c >= '0' && c <= '9')) {
+        var k = i;
+        while (k < n && '-+.eE0123456789'.indexOf(text.charAt(k)) >= 0) k++;
+        checkInteger(text.slice(i, k));
+        i = k;
         continue;
       }
       if (c === '{') stack.push({ names: new Set(), expectName: true });

@@ -1,0 +1,35 @@
+package jcs
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestIJSON: CanonicalizeIJSON refuses integer literals beyond ±(2^53−1) and Unicode noncharacters, raw or
+// escaped, naming RFC 7493, while plain Canonicalize (RFC 8785) still takes them.
+func TestIJSON(t *testing.T) {
+	for _, in := range []string{
+		`{"a":9007199254740992}`, `{"a":9007199254740993}`, `{"a":-9007199254740992}`, `[100000000000000000000]`,
+		`{"a":"\uffff"}`, `{"a":"\ufdd0"}`, "{\"a\":\"x\uFFFEy\"}", `{"\ud83f\udffe":1}`, "[\"\U0010FFFF\"]",
+	} {
+		_, err := CanonicalizeIJSON([]byte(in), "data")
+		if err == nil || !strings.Contains(err.Error(), "RFC 7493") {
+			t.Errorf("%s: %v, want a refusal naming RFC 7493", in, err)
+		}
+		if _, err := Canonicalize([]byte(in)); err != nil {
+			t.Errorf("plain RFC 8785 refused %s: %v", in, err)
+		}
+	}
+	for in, want := range map[string]string{
+		`{"a":9007199254740991}`:   `{"a":9007199254740991}`,
+		`{"a":-9007199254740991}`:  `{"a":-9007199254740991}`,
+		`{"a":1e300,"b":1.5}`:      `{"a":1e+300,"b":1.5}`,
+		`{"a":"\ufffd\ufdcf"}`:     "{\"a\":\"\ufffd\ufdcf\"}",
+		`{"a":"9007199254740993"}`: `{"a":"9007199254740993"}`,
+	} {
+		got, err := CanonicalizeIJSON([]byte(in), "data")
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %s %v, want %s", in, got, err, want)
+		}
+	}
+}
