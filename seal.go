@@ -30,6 +30,11 @@ const (
 	maxPassword = 1024
 )
 
+// SealedPayload reports whether a payload kept for the store step is already its envelope, as create keeps it.
+// One kept by an earlier version is the canonical JSON object itself, which begins with '{'; an envelope
+// begins with its magic bytes.
+func SealedPayload(p []byte) bool { return len(p) > 0 && p[0] != '{' }
+
 // hashData canonicalizes a `data` member and returns its canonical bytes and lowercase hex SHA-256.
 func (s *Service) hashData(data []byte) ([]byte, string, error) {
 	if len(data) == 0 {
@@ -156,10 +161,15 @@ func (s *Service) newRecord(c *Caller, prefix, pipeline, network, hash string) *
 	}
 }
 
-// create stores the record, its canonical payload and its first job (the store step) in one transaction,
-// then wakes the pipeline.
+// create stores the record, its payload and its first job (the store step) in one transaction, then wakes
+// the pipeline. The payload is the envelope the store step puts into IPFS, sealed here: no plaintext is
+// written to the database, where deleted rows linger in free pages, the WAL and every backup.
 func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record, error) {
-	if err := s.Store.CreateRecord(ctx, r, canon, &Job{Kind: JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
+	env, err := s.Secrets.SealEnvelope(r.Reference, canon)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.CreateRecord(ctx, r, env, &Job{Kind: JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
 		return nil, err
 	}
 	s.crashPoint(CrashAfterRecordSave)

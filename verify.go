@@ -239,7 +239,10 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 	if r.CID == "" {
 		// Not in IPFS yet: the payload is still in the store.
 		if b, err := s.Store.Payload(ctx, reference); err == nil {
-			return b, nil
+			if !SealedPayload(b) {
+				return b, nil
+			}
+			return s.Secrets.OpenEnvelope(reference, b)
 		}
 		return nil, Errorf(ENOTFOUND, "the data of record %s is not stored yet", reference)
 	}

@@ -362,13 +362,14 @@ func (p *Pipeline) step(ctx context.Context, j *seald.Job, r *seald.Record) erro
 // save puts a second envelope on the retry (a fresh data key gives it another CID); the first is an
 // unreferenced blob, never a second record.
 func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) error {
-	payload, err := p.Store.Payload(ctx, r.Reference)
+	env, err := p.Store.Payload(ctx, r.Reference)
 	if err != nil {
 		return err
 	}
-	env, err := p.Secrets.SealEnvelope(r.Reference, payload)
-	if err != nil {
-		return err
+	if !seald.SealedPayload(env) { // kept by an earlier version, in the clear
+		if env, err = p.Secrets.SealEnvelope(r.Reference, env); err != nil {
+			return err
+		}
 	}
 	cid, err := p.Blobs.Put(ctx, env)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -468,5 +469,44 @@ func TestIJSONRefused(t *testing.T) {
 	r := in.call("POST", authPath, in.Sub, in.API, "application/json", `{"data":{"a":9007199254740991,"b":"9007199254740993"},"to":"a@example.com"}`)
 	if r.Status != 201 {
 		t.Errorf("the largest safe integer and a large number as a string: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestNoPlaintextAtRest: sealed data never reaches the disk in the clear: after records went through the
+// pipeline, no file of the data dir (the database, its WAL, IPFS blocks, outbox, chain) holds their markers.
+// The payload waiting for the IPFS step used to be kept in the clear, and its deleted rows stayed readable.
+func TestNoPlaintextAtRest(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	var refs, markers []string
+	for i := range 20 {
+		m := fmt.Sprintf("PLAINTEXT-MARKER-%d-%d", i, time.Now().UnixNano())
+		r := in.post(authPath, map[string]any{"data": map[string]any{"secret": m}, "to": "a@example.com"})
+		if r.Status != 201 {
+			t.Fatalf("seal: %d %s", r.Status, r.Raw)
+		}
+		refs, markers = append(refs, str(r.Body, "data.reference")), append(markers, m)
+	}
+	for _, ref := range refs {
+		in.waitState(ref, "COMPLETED", time.Minute)
+	}
+	in.stop()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range markers {
+			if bytes.Contains(b, []byte(m)) {
+				t.Errorf("%s holds the sealed data %s in the clear", path, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
