@@ -90,6 +90,8 @@ type Tenants interface {
 	BusinessByName(ctx context.Context, name string) (*Business, error)
 	Business(ctx context.Context, businessID string) (*Business, error)
 	Project(ctx context.Context, projectID string) (*Project, error)
+	// SetProjectRate saves a project's own request rate per API key; ENOTFOUND for an unknown project.
+	SetProjectRate(ctx context.Context, projectID string, perSecond float64, burst int) error
 	// CountBusinesses is used at first start to create the default tenant.
 	CountBusinesses(ctx context.Context) (int, error)
 

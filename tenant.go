@@ -36,6 +36,10 @@ type Project struct {
 	Network      string // POLYGON (default) or EOS
 	Downloadable bool   // owners may download the stored copy of their records
 	CreatedAt    time.Time
+	// RateLimit and RateBurst are the requests per second, and the burst, each API key of the project may
+	// make; 0 takes the server's defaults.
+	RateLimit float64
+	RateBurst int
 }
 
 // KeyKind says what a key authenticates.

@@ -3,6 +3,7 @@ package seald
 import (
 	"cmp"
 	"context"
+	"math"
 	"strings"
 	"time"
 )
@@ -16,6 +17,9 @@ type TenantRequest struct {
 	Description string
 	Website     string
 	Logo        string
+	// RateLimit and RateBurst set the project's own request rate per API key (0: the server's).
+	RateLimit float64
+	RateBurst int
 }
 
 // Tenant is what creating a tenant hands the operator, once: the ids and both secrets.
@@ -68,10 +72,13 @@ func (s *Service) CreateTenant(ctx context.Context, req TenantRequest) (*Tenant,
 	default:
 		return nil, err
 	}
+	if err := checkRate(req.RateLimit, req.RateBurst); err != nil {
+		return nil, err
+	}
 	t.Project = &Project{
 		ID: newUUID(), ProjectID: NewID("prj_"), BusinessID: t.Business.BusinessID, Name: pname,
 		Description: req.Description, Logo: req.Logo, Privacy: privacy, Network: network, Downloadable: true,
-		CreatedAt: now,
+		CreatedAt: now, RateLimit: req.RateLimit, RateBurst: req.RateBurst,
 	}
 	apiSecret, apiKey, err := NewKeySecret(KeyProject)
 	if err != nil {
@@ -205,4 +212,21 @@ func (s *Service) EnsureDefaultTenant(ctx context.Context) (*Tenant, error) {
 	}
 	return s.CreateTenant(ctx, TenantRequest{Business: "Default business", Project: "Default project",
 		Description: "Created at first start"})
+}
+
+// checkRate refuses a negative or non-finite rate or burst.
+func checkRate(perSecond float64, burst int) error {
+	if perSecond < 0 || math.IsNaN(perSecond) || math.IsInf(perSecond, 0) || burst < 0 {
+		return Errorf(EINVALID, "a rate limit and burst are 0 (the server's) or more")
+	}
+	return nil
+}
+
+// SetProjectRate changes a project's own request rate per API key (0: the server's). Instances that cached
+// the project see it within the auth cache's lifetime.
+func (s *Service) SetProjectRate(ctx context.Context, projectID string, perSecond float64, burst int) error {
+	if err := checkRate(perSecond, burst); err != nil {
+		return err
+	}
+	return s.Store.SetProjectRate(ctx, projectID, perSecond, burst)
 }

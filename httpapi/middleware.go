@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -142,7 +143,7 @@ func (s *Server) authenticate(next http.HandlerFunc) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
-		if !s.limits.allow(c.KeyID) {
+		if !s.limits.allow(c.KeyID, c.Project.RateLimit, c.Project.RateBurst) {
 			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "rate limit of this API key exceeded; retry after a second"))
 			return
 		}
@@ -176,10 +177,30 @@ func (l *limiters) get(key string) *rate.Limiter {
 	return lim
 }
 
-// allow takes a token for key; a non-positive rate means no limit.
-func (l *limiters) allow(key string) bool {
-	if l == nil || l.rate <= 0 {
+// allow takes a token for key at the project's own rate when it has one (perSecond > 0; its burst, or a
+// second's worth when 0), else at the server's; a non-positive rate means no limit. A bucket follows a
+// project's rate when it changes.
+func (l *limiters) allow(key string, perSecond float64, burst int) bool {
+	if l == nil {
 		return true
 	}
-	return l.get(key).Allow()
+	r, b := l.rate, l.burst
+	if perSecond > 0 {
+		r, b = rate.Limit(perSecond), burst
+		if b <= 0 {
+			b = max(1, int(math.Ceil(perSecond)))
+		}
+	}
+	if r <= 0 {
+		return true
+	}
+	lim := l.get(key)
+	if lim.Limit() != r || lim.Burst() != b {
+		// The project's rate changed (or the bucket is new): it starts afresh at the new rate, full.
+		lim = rate.NewLimiter(r, b)
+		l.mu.Lock()
+		l.m[key] = lim
+		l.mu.Unlock()
+	}
+	return lim.Allow()
 }

@@ -16,6 +16,27 @@ var tenantTests = []test{
 	{"CreateProjectUnknownBusiness", testCreateProjectUnknownBusiness},
 	{"DuplicateProject", testDuplicateProject},
 	{"Times", testTenantTimes},
+	{"ProjectRate", testProjectRate},
+}
+
+// A project's own rate is kept as given at creation and as set later; setting it on no project is ENOTFOUND.
+func testProjectRate(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, p := newBusiness("rated")
+	p.RateLimit, p.RateBurst = 12.5, 40
+	ok(t, "CreateBusiness", s.CreateBusiness(ctx, b, p))
+	got, err := s.Project(ctx, p.ProjectID)
+	ok(t, "Project", err)
+	if got.RateLimit != 12.5 || got.RateBurst != 40 {
+		t.Errorf("rate after creation: %v/s burst %d, want 12.5/s burst 40", got.RateLimit, got.RateBurst)
+	}
+	ok(t, "SetProjectRate", s.SetProjectRate(ctx, p.ProjectID, 0, 0))
+	got, err = s.Project(ctx, p.ProjectID)
+	ok(t, "Project", err)
+	if got.RateLimit != 0 || got.RateBurst != 0 {
+		t.Errorf("rate after SetProjectRate(0, 0): %v/s burst %d", got.RateLimit, got.RateBurst)
+	}
+	wantCode(t, "SetProjectRate of no project", s.SetProjectRate(ctx, "prj_nothing", 1, 1), seald.ENOTFOUND)
 }
 
 func testBusinessRoundTrip(t *testing.T, s seald.Store) {

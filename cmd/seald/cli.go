@@ -46,6 +46,8 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 	fs.StringVar(&req.Website, "website", "", "website URL")
 	fs.StringVar(&req.Logo, "logo", "", "logo URL")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	fs.Float64Var(&req.RateLimit, "rate-limit", 0, "requests per second each API key of the project may make (0: serve's --rate-limit)")
+	fs.IntVar(&req.RateBurst, "rate-burst", 0, "burst of requests each API key of the project may make (0: serve's --rate-burst)")
 	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
@@ -69,6 +71,33 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 	fmt.Fprintf(stdout, "business_id       %s\nproject_id        %s\nsubscription_key  %s\napi_key           %s\n",
 		out["business_id"], out["project_id"], out["subscription_key"], out["api_key"])
 	fmt.Fprintln(stderr, "Keep the keys now: seald stores only their digests (the subscription key sealed with the master key).")
+	return nil
+}
+
+// projectRate changes a project's own request rate per API key; a running serve applies it within its auth
+// cache's lifetime (--auth-cache-ttl).
+func projectRate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg wiring.Config
+	fs := wiring.FlagSet("project rate", &cfg, false)
+	fs.SetOutput(stderr)
+	project := fs.String("project", "", "project id (prj_...)")
+	perSecond := fs.Float64("rate-limit", 0, "requests per second each API key of the project may make (0: serve's --rate-limit)")
+	burst := fs.Int("rate-burst", 0, "burst of requests each API key of the project may make (0: serve's --rate-burst)")
+	if err := wiring.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if *project == "" {
+		return fmt.Errorf("--project is required")
+	}
+	svc, closeFn, err := openOperator(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	if err := svc.SetProjectRate(ctx, *project, *perSecond, *burst); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "project %s: %g requests/s, burst %d per API key (0: the server's)\n", *project, *perSecond, *burst)
 	return nil
 }
 

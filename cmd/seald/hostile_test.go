@@ -510,3 +510,37 @@ func TestNoPlaintextAtRest(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestProjectRateLimit: a project's own rate, set at `tenant create` and changed with `project rate`, bounds
+// each of its keys; other projects keep the server's.
+func TestProjectRateLimit(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil, "--rate-limit", "1000", "--rate-burst", "2000", "--auth-cache-ttl", "200ms")
+	slow := tenant(t, dir, "--business", "Slow", "--project", "P", "--rate-limit", "0.5", "--rate-burst", "3")
+	path := verifyBase + "hash?hash=" + strings.Repeat("0", 64)
+	count := func(sub, api string) map[int]int {
+		codes := map[int]int{}
+		for range 10 {
+			code, _ := rawCall(t, in, "GET", path, http.Header{"Ocp-Apim-Subscription-Key": {sub}, "Api-Key": {api}}, "")
+			codes[code]++
+		}
+		return codes
+	}
+	if got := count(slow["subscription_key"], slow["api_key"]); got[404] != 3 || got[429] != 7 {
+		t.Errorf("10 requests at 0.5/s, burst 3: %v, want 3 served, 7 refused", got)
+	}
+	if got := count(in.Sub, in.API); got[404] != 10 {
+		t.Errorf("another project at the server's rate: %v, want all served", got)
+	}
+	if _, err := cli(t, map[string]string{"SEALD_DATA_DIR": dir}, "project", "rate", "--project", slow["project_id"],
+		"--rate-limit", "100", "--rate-burst", "100"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond) // the auth cache's lifetime
+	if got := count(slow["subscription_key"], slow["api_key"]); got[404] != 10 {
+		t.Errorf("after project rate 100/s: %v, want all served", got)
+	}
+	if _, err := cli(t, nil, "project", "rate", "--data-dir", dir, "--project", slow["project_id"], "--rate-limit", "-1"); err == nil {
+		t.Error("a negative rate was accepted")
+	}
+}

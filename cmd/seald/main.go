@@ -30,11 +30,14 @@ const usage = `usage: seald <command> [flags]
 
 commands:
   serve                                   run the API and the pipeline
-  tenant create --business N --project N [--privacy PUBLIC|PRIVATE] [--network POLYGON|EOS] [--json]
+  tenant create --business N --project N [--privacy PUBLIC|PRIVATE] [--network POLYGON|EOS]
+                [--rate-limit N --rate-burst N] [--json]
   key issue --business ID | --project ID  issue a subscription key (business) or API key (project)
   key list [--business ID]                list keys by id and prefix
   key rotate --id KEY_ID [--overlap 24h]  issue a successor; the old key works until the overlap ends
   key revoke --id KEY_ID                  revoke a key at once
+  project rate --project ID --rate-limit N --rate-burst N
+                                          a project's own requests per second per API key (0: serve's)
   record suspend|activate|revoke REFERENCE [--reason TEXT]
   proof verify FILE --rpc URL             check a proof bundle against the chain, without seald
 
@@ -79,6 +82,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		switch sub {
 		case "suspend", "activate", "revoke":
 			return recordCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
+		}
+	case "project":
+		if sub == "rate" {
+			return projectRate(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "proof":
 		if sub == "verify" {

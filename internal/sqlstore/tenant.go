@@ -39,10 +39,10 @@ func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*se
 
 func (s *Store) insertProject(ctx context.Context, q Querier, p *seald.Project) error {
 	_, err := q.Exec(ctx, `INSERT INTO projects
-		(id, project_id, business_id, name, description, logo, privacy, network, downloadable, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, project_id, business_id, name, description, logo, privacy, network, downloadable, created_at,
+		rate_limit, rate_burst) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.ProjectID, p.BusinessID, p.Name, p.Description, p.Logo, string(p.Privacy), p.Network,
-		p.Downloadable, s.D.Time(p.CreatedAt))
+		p.Downloadable, s.D.Time(p.CreatedAt), p.RateLimit, p.RateBurst)
 	return err
 }
 
@@ -87,11 +87,20 @@ func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, 
 		var p seald.Project
 		var privacy string
 		err := row.Scan(&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network,
-			&p.Downloadable, Time{T: &p.CreatedAt})
+			&p.Downloadable, Time{T: &p.CreatedAt}, &p.RateLimit, &p.RateBurst)
 		p.Privacy = seald.Privacy(privacy)
 		return &p, err
 	}, NotFound(op, "project %s not found", projectID), `SELECT id, project_id, business_id, name, description, logo,
-		privacy, network, downloadable, created_at FROM projects WHERE project_id = ?`, projectID)
+		privacy, network, downloadable, created_at, rate_limit, rate_burst FROM projects WHERE project_id = ?`, projectID)
+}
+
+// SetProjectRate saves a project's own request rate per API key.
+func (s *Store) SetProjectRate(ctx context.Context, projectID string, perSecond float64, burst int) error {
+	op := s.op("SetProjectRate")
+	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE projects SET rate_limit = ?, rate_burst = ? WHERE project_id = ?`, perSecond, burst, projectID)
+		return mustAffect(n, err, NotFound(op, "project %s not found", projectID))
+	})
 }
 
 // CountBusinesses tells first start whether the default tenant must be created.
