@@ -62,6 +62,12 @@ func TestKeyHeaderTwice(t *testing.T) {
 	if code, body := rawCall(t, in, "GET", path, h, ""); code != 404 {
 		t.Errorf("each header once: %d %s, want 404 (no such record)", code, body)
 	}
+	ref := trySeal(in.URL, in.Sub, in.API, map[string]any{"p": 1}, map[string]any{"password": "right"}).Ref
+	h = http.Header{"Ocp-Apim-Subscription-Key": {in.Sub}, "Api-Key": {in.API}, "X-Data-Password": {"right", "wrong"}}
+	if code, body := rawCall(t, in, "GET", "/svc-data/data/download?reference="+ref, h, ""); code != 400 ||
+		!strings.Contains(body, "X-Data-Password") {
+		t.Errorf("X-Data-Password twice: %d %s, want 400 naming it", code, body)
+	}
 }
 
 // TestDeclaredLengthOverLimit: a request declaring a body over --body-limit is answered 413 at once, without
