@@ -325,7 +325,14 @@ func decodeQR(t *testing.T, img image.Image) string {
 	}
 	res, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
 	if err != nil {
-		t.Fatalf("QR decode: %v", err)
+		// gozxing's finder-pattern detector misjudges the module size of about 1 valid code in 130 (measured
+		// over 2,000 random links: 15 failures with skip2/go-qrcode's codes and 15 with boombuler's), which
+		// made this test flake. The image is a generated code, so reading it as one (PURE_BARCODE) is fair;
+		// the text must still be the link exactly.
+		pure := map[gozxing.DecodeHintType]interface{}{gozxing.DecodeHintType_PURE_BARCODE: true}
+		if res, err = zxqr.NewQRCodeReader().Decode(bmp, pure); err != nil {
+			t.Fatalf("QR decode: %v", err)
+		}
 	}
 	return res.GetText()
 }
