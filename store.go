@@ -130,19 +130,43 @@ type Jobs interface {
 	// due job of kinds[0] comes before any of kinds[1], and so on; within a kind, the earliest run_at (then
 	// the oldest job) first. The jobs are returned in that order.
 	ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*Job, error)
-	// CompleteJob, in one transaction: saves the record, drops its payload when dropPayload, deletes the job
-	// and inserts the next jobs.
-	CompleteJob(ctx context.Context, j *Job, r *Record, dropPayload bool, next ...*Job) error
+	// CompleteJob, in one transaction: applies u to the job's record (when u is not nil), drops its payload
+	// when dropPayload, deletes the job and inserts the next jobs. ECONFLICT, and nothing changes, when the
+	// job is no longer the caller's or the record is no longer in u.When.
+	CompleteJob(ctx context.Context, j *Job, u *RecordUpdate, dropPayload bool, next ...*Job) error
 	// RetryJob saves the job's attempts, last error and next run, releases its lease, and sets the record's
 	// error type and message, in one transaction.
 	RetryJob(ctx context.Context, j *Job, errorType, errorMessage string) error
-	// FailJob deletes the job and sets the record's state (FAILED, or another when a failed step must not
-	// unseal the record), error type and message, in one transaction.
+	// FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
+	// state (FAILED), in one transaction.
 	FailJob(ctx context.Context, j *Job, state State, errorType, errorMessage string) error
 	// ReleaseLeases frees every job lease (at the start of the only process on an embedded store).
 	ReleaseLeases(ctx context.Context) error
 	// CountJobs counts the jobs of each kind, for metrics and tests.
 	CountJobs(ctx context.Context) (map[string]int, error)
+}
+
+// RecordUpdate is what one pipeline step changes in a record: only the fields the step owns, and only while
+// the record is still in the state the step read. Steps of one record may run at once (a revocation on the
+// leader while a worker sends the e-mail), so none writes the record back whole: each sets its own fields,
+// and a record that moved on since the step read it refuses the update (ECONFLICT), which the pipeline
+// retries on what is there now. Zero fields are left as they are.
+type RecordUpdate struct {
+	// When is the state the step read; the update applies only while the record is still in it ("" in any).
+	When State
+	// State is the new state ("" unchanged); ClearError empties the error type and message.
+	State      State
+	ClearError bool
+	// CID and EncryptedFile: the store step's envelope in IPFS.
+	CID, EncryptedFile string
+	// MessageID: the notify step's e-mail.
+	MessageID string
+	// Signature: the finish step's signature of the proof digest (IsSigned follows).
+	Signature string
+	// RevokedOnChain: the revoke step's transaction was confirmed.
+	RevokedOnChain bool
+	// At is the record's new updated_at.
+	At time.Time
 }
 
 // Transition is a move of records from one pipeline state to the next, which the pipeline decides and a

@@ -202,6 +202,10 @@ func (c *fakeChain) Revoke(ctx context.Context, id uint64) (string, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if id >= c.next {
+		// SealRegistry.revoke reverts for a token that is not minted; so does the fake.
+		return "", seald.Permanent(fmt.Errorf("execution reverted: token %d does not exist", id))
+	}
 	c.revoked[id]++
 	return "0xrevoke", nil
 }

@@ -288,8 +288,8 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 	log := p.Logger.With("job", j.Kind, "reference", j.Reference, "attempt", j.Attempts)
 	if seald.IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
 		state := seald.StateFailed
-		if r != nil && (j.Kind == seald.JobFinish || isRevoke(j.Kind)) {
-			state = r.State // a failed signature or on-chain revocation does not undo the seal
+		if j.Kind == seald.JobFinish || isRevoke(j.Kind) {
+			state = "" // a failed signature or on-chain revocation does not undo the seal
 		}
 		log.Error("step failed for good", "err", err)
 		if ferr := p.Store.FailJob(ctx, j, state, errType, msg); ferr != nil {
@@ -377,10 +377,9 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 	}
 	p.Observer.BlobStored(len(env))
 	p.crash(seald.CrashAfterIPFSAdd)
-	r.CID, r.EncryptedFile = cid, "ipfs://"+cid
-	r.State, r.ErrorType, r.ErrorMessage = seald.StateIPFSStored, "", ""
-	r.UpdatedAt = p.now()
-	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, true) })
+	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, ClearError: true, CID: cid,
+		EncryptedFile: "ipfs://" + cid, At: p.now()}
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) })
 }
 
 // notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction
@@ -390,6 +389,7 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 // Message-ID is derived from the reference, so a resend after a crash between sending and saving is
 // recognisable as the same message (and the outbox overwrites its file).
 func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) error {
+	u := &seald.RecordUpdate{When: r.State}
 	if r.IsEmail && r.Mail != nil && r.MessageID == "" {
 		link := ""
 		if p.Link != nil {
@@ -404,16 +404,15 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 			return err
 		}
 		p.crash(seald.CrashAfterMailSend)
-		r.MessageID = id
-		r.State, r.ErrorType, r.ErrorMessage = seald.StateEmailSent, "", ""
-		r.UpdatedAt = p.now()
+		u.MessageID, u.State, u.ClearError = id, seald.StateEmailSent, true
+		u.At = p.now()
 	}
 	start := time.Now()
-	if err := p.sign(r); err != nil {
+	if err := p.sign(r, u); err != nil {
 		next := &seald.Job{Kind: seald.JobFinish, Reference: r.Reference, RunAt: p.now()}
-		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false, next) })
+		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false, next) })
 	}
-	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) }); err != nil {
+	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false) }); err != nil {
 		return err
 	}
 	p.Observer.StepDone(seald.JobFinish, time.Since(start), nil)
@@ -422,15 +421,16 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 
 // finish signs the record's proof digest with the service key and marks the record COMPLETED.
 func (p *Pipeline) finish(ctx context.Context, j *seald.Job, r *seald.Record) error {
-	if err := p.sign(r); err != nil {
+	u := &seald.RecordUpdate{When: r.State}
+	if err := p.sign(r, u); err != nil {
 		return err
 	}
-	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false) })
 }
 
 // sign signs the record's proof digest with the service key and marks it COMPLETED (a FAILED record stays
-// FAILED), in r only; it fails, leaving r as it was, when this process has no chain for the record's network.
-func (p *Pipeline) sign(r *seald.Record) error {
+// FAILED), in u only; it fails, leaving u as it was, when this process has no chain for the record's network.
+func (p *Pipeline) sign(r *seald.Record, u *seald.RecordUpdate) error {
 	a, ok := p.Anchorers[r.Network]
 	if !ok {
 		return fmt.Errorf("no chain configured for %s", r.Network)
@@ -439,36 +439,42 @@ func (p *Pipeline) sign(r *seald.Record) error {
 	pr := &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		ChainID: ch.ChainID, Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
 	pr.Sign(p.Secrets)
-	r.Signature, r.IsSigned = pr.Signature, true
+	u.Signature, u.ClearError, u.At = pr.Signature, true, p.now()
 	if r.State != seald.StateFailed {
-		r.State = seald.StateCompleted
+		u.State = seald.StateCompleted
 	}
-	r.ErrorType, r.ErrorMessage = "", ""
-	r.UpdatedAt = p.now()
 	return nil
 }
 
-// errNotAnchored postpones a revocation until the record has a token.
-var errNotAnchored = errors.New("the record is not anchored yet; its revocation waits for its token")
+// errNotAnchored postpones a revocation until the record's token is minted and confirmed.
+var errNotAnchored = errors.New("the record's token is not minted and confirmed yet; its revocation waits for it")
 
-// revoke records a revocation on the chain. It runs on the network's anchor leader (see RevokeJob).
+// revoke records a revocation on the chain. It runs on the network's anchor leader (see RevokeJob). The
+// contract refuses to revoke a token it has not minted, so the job waits until the record's batch is
+// CONFIRMED: a token id alone is given when the batch is built, before its transaction is mined.
 func (p *Pipeline) revoke(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	a, ok := p.Anchorers[r.Network]
 	if !ok {
 		return fmt.Errorf("no chain configured for %s", r.Network)
 	}
-	if r.TokenID == 0 {
-		if r.State == seald.StateFailed {
-			return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
+	done := &seald.RecordUpdate{RevokedOnChain: true, At: p.now()}
+	if r.TokenID == 0 || r.BatchID == 0 {
+		if r.State == seald.StateFailed { // never anchored: nothing on chain to revoke
+			return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, nil, false) })
 		}
+		return errNotAnchored
+	}
+	b, err := p.Store.Batch(ctx, r.BatchID)
+	if err != nil {
+		return err
+	}
+	if b.State != seald.BatchConfirmed {
 		return errNotAnchored
 	}
 	if _, err := a.Revoke(ctx, r.TokenID); err != nil {
 		return err
 	}
-	r.RevokedOnChain = true
-	r.UpdatedAt = p.now()
-	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, r, false) })
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, done, false) })
 }
 
 // nopObserver is the Observer of a Pipeline without one.

@@ -15,7 +15,7 @@ type unavailableStore struct {
 	n atomic.Int32
 }
 
-func (s *unavailableStore) CompleteJob(ctx context.Context, j *seald.Job, r *seald.Record, dropPayload bool, next ...*seald.Job) error {
+func (s *unavailableStore) CompleteJob(ctx context.Context, j *seald.Job, r *seald.RecordUpdate, dropPayload bool, next ...*seald.Job) error {
 	if j.Kind == seald.JobNotify && s.n.Add(-1) >= 0 {
 		return seald.Errorf(seald.EUNAVAILABLE, "the database is unavailable")
 	}

@@ -19,6 +19,8 @@ var jobTests = []test{
 	{"Complete", testCompleteJob},
 	{"CompleteKeepsPayload", testCompleteKeepsPayload},
 	{"CompleteKeepsStatus", testCompleteKeepsStatus},
+	{"CompleteOwnFields", testCompleteOwnFields},
+	{"CompleteMovedOn", testCompleteMovedOn},
 	{"CompleteStale", testCompleteStale},
 	{"Retry", testRetryJob},
 	{"Fail", testFailJob},
@@ -227,10 +229,12 @@ func testCompleteJob(t *testing.T, s seald.Store) {
 	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
 	j := claimOne(t, s, base, time.Minute)
 
-	r.State, r.CID, r.EncryptedFile = seald.StateIPFSStored, "bafkrei"+randomHex(20), "ipfs://x"
-	r.ErrorType, r.ErrorMessage, r.UpdatedAt = "", "", base.Add(time.Second)
+	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, ClearError: true,
+		CID: "bafkrei" + randomHex(20), EncryptedFile: "ipfs://x", At: base.Add(time.Second)}
+	r.State, r.CID, r.EncryptedFile = u.State, u.CID, u.EncryptedFile
+	r.ErrorType, r.ErrorMessage, r.UpdatedAt = "", "", u.At
 	next := &seald.Job{Kind: seald.JobNotify, RunAt: base.Add(2 * time.Second)}
-	ok(t, "CompleteJob", s.CompleteJob(ctx, j, r, true, next))
+	ok(t, "CompleteJob", s.CompleteJob(ctx, j, u, true, next))
 	equal(t, "saved record", record(t, s, r.Reference), r)
 	_, err := s.Payload(ctx, r.Reference)
 	wantCode(t, "Payload after it was dropped", err, seald.ENOTFOUND)
@@ -249,8 +253,7 @@ func testCompleteKeepsPayload(t *testing.T, s seald.Store) {
 	_, p := tenant(t, s)
 	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobNotify, RunAt: base})
 	j := claimOne(t, s, base, time.Minute)
-	r.MessageID = "<m@x>"
-	ok(t, "CompleteJob", s.CompleteJob(ctx, j, r, false))
+	ok(t, "CompleteJob", s.CompleteJob(ctx, j, &seald.RecordUpdate{MessageID: "<m@x>", At: base}, false))
 	if _, err := s.Payload(ctx, r.Reference); err != nil {
 		t.Errorf("Payload after CompleteJob without dropPayload: %v", err)
 	}
@@ -268,13 +271,63 @@ func testCompleteKeepsStatus(t *testing.T, s seald.Store) {
 	_, p := tenant(t, s)
 	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
 	j := claimOne(t, s, base, time.Minute)
-	stale := *r
+	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, At: base.Add(2 * time.Second)}
 	change(t, s, r, seald.StatusSuspended, base.Add(time.Second))
-	stale.State, stale.UpdatedAt = seald.StateIPFSStored, base.Add(2*time.Second)
-	ok(t, "CompleteJob", s.CompleteJob(ctx, j, &stale, true))
+	ok(t, "CompleteJob", s.CompleteJob(ctx, j, u, true))
 	got := record(t, s, r.Reference)
 	if got.Status != seald.StatusSuspended || got.State != seald.StateIPFSStored {
 		t.Errorf("record status %s, state %s; want SUSPENDED (kept) and IPFS_STORED (saved)", got.Status, got.State)
+	}
+}
+
+// Two steps of one record run at once, each with the copy it read: a revocation (on the leader) and the
+// e-mail step (on a worker). Whichever saves last, neither undoes the other: each writes only its own fields.
+func testCompleteOwnFields(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	for _, revokeLast := range []bool{false, true} {
+		r := withJobs(t, s, p, &seald.Job{Kind: seald.JobNotify, RunAt: base}, &seald.Job{Kind: seald.RevokeJob(p.Network), RunAt: base})
+		jobs := claimAll(t, s, []string{seald.JobNotify, seald.RevokeJob(p.Network)}, base)
+		if len(jobs) != 2 {
+			t.Fatalf("claimed %d jobs, want the notify and the revoke job", len(jobs))
+		}
+		notify := &seald.RecordUpdate{When: r.State, State: seald.StateCompleted, ClearError: true, MessageID: "<m@x>",
+			Signature: "sig", At: base.Add(time.Second)}
+		revoke := &seald.RecordUpdate{RevokedOnChain: true, At: base.Add(2 * time.Second)}
+		order := []*seald.RecordUpdate{revoke, notify}
+		if revokeLast {
+			order = []*seald.RecordUpdate{notify, revoke}
+		}
+		for _, u := range order {
+			j := jobs[0]
+			if u == revoke {
+				j = jobs[1]
+			}
+			ok(t, "CompleteJob", s.CompleteJob(ctx, j, u, false))
+		}
+		got := record(t, s, r.Reference)
+		if got.State != seald.StateCompleted || got.MessageID != "<m@x>" || got.Signature != "sig" || !got.IsSigned || !got.RevokedOnChain {
+			t.Errorf("revoke saved last=%v: record state %s, message id %q, signature %q (signed %v), revoked on chain %v; want COMPLETED, both steps' fields",
+				revokeLast, got.State, got.MessageID, got.Signature, got.IsSigned, got.RevokedOnChain)
+		}
+	}
+}
+
+// A step whose record moved on since it read it (another step changed its state) saves nothing: ECONFLICT,
+// its job kept for a retry on what is there now.
+func testCompleteMovedOn(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
+	j := claimOne(t, s, base, time.Minute)
+	u := &seald.RecordUpdate{When: seald.StateAnchored, State: seald.StateCompleted, At: base.Add(time.Second)}
+	wantCode(t, "CompleteJob of a record in another state", s.CompleteJob(ctx, j, u, true), seald.ECONFLICT)
+	equal(t, "record after the refused save", record(t, s, r.Reference), r)
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs after the refused save", counts, map[string]int{seald.JobStore: 1})
+	if _, err := s.Payload(ctx, r.Reference); err != nil {
+		t.Errorf("Payload after a refused CompleteJob: %v", err)
 	}
 }
 
@@ -288,8 +341,8 @@ func testCompleteStale(t *testing.T, s seald.Store) {
 	old := claimOne(t, s, base, time.Minute)
 	current := claimOne(t, s, base.Add(2*time.Minute), time.Minute)
 
-	r.State, r.UpdatedAt = seald.StateIPFSStored, base.Add(time.Hour)
-	wantCode(t, "CompleteJob with an expired lease", s.CompleteJob(ctx, old, r, true, &seald.Job{Kind: seald.JobNotify, RunAt: base}), seald.ECONFLICT)
+	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, At: base.Add(time.Hour)}
+	wantCode(t, "CompleteJob with an expired lease", s.CompleteJob(ctx, old, u, true, &seald.Job{Kind: seald.JobNotify, RunAt: base}), seald.ECONFLICT)
 	wantCode(t, "RetryJob with an expired lease", s.RetryJob(ctx, old, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
 	wantCode(t, "FailJob with an expired lease", s.FailJob(ctx, old, seald.StateFailed, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
 	equal(t, "record after the refused saves", record(t, s, r.Reference), &before)
@@ -300,8 +353,8 @@ func testCompleteStale(t *testing.T, s seald.Store) {
 	ok(t, "CountJobs", err)
 	equal(t, "CountJobs after the refused saves", counts, map[string]int{seald.JobStore: 1})
 
-	ok(t, "CompleteJob by the current holder", s.CompleteJob(ctx, current, r, true))
-	wantCode(t, "CompleteJob twice", s.CompleteJob(ctx, current, r, true), seald.ECONFLICT)
+	ok(t, "CompleteJob by the current holder", s.CompleteJob(ctx, current, u, true))
+	wantCode(t, "CompleteJob twice", s.CompleteJob(ctx, current, u, true), seald.ECONFLICT)
 	wantCode(t, "RetryJob of a completed job", s.RetryJob(ctx, current, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
 }
 
@@ -341,11 +394,11 @@ func testFailJob(t *testing.T, s seald.Store) {
 	}
 	wantCode(t, "FailJob twice", s.FailJob(ctx, j, seald.StateFailed, seald.ErrorTypeEmail, "x"), seald.ECONFLICT)
 
-	// A failed step that must not unseal the record leaves another state.
+	// A failed step that must not unseal the record leaves its state as it is.
 	r2 := withJobs(t, s, p, &seald.Job{Kind: seald.JobFinish, RunAt: base})
 	j2 := claimOne(t, s, base, time.Minute)
-	ok(t, "FailJob", s.FailJob(ctx, j2, seald.StateEmailSent, seald.ErrorTypeInternal, "no key"))
-	r2.State, r2.ErrorType, r2.ErrorMessage = seald.StateEmailSent, seald.ErrorTypeInternal, "no key"
+	ok(t, "FailJob", s.FailJob(ctx, j2, "", seald.ErrorTypeInternal, "no key"))
+	r2.ErrorType, r2.ErrorMessage = seald.ErrorTypeInternal, "no key"
 	equal(t, "record after FailJob keeping its state", record(t, s, r2.Reference), r2)
 }
 

@@ -272,7 +272,7 @@ func (s timedStore) ClaimJobs(ctx context.Context, kinds []string, limit int, no
 	return s.Store.ClaimJobs(ctx, kinds, limit, now, lease)
 }
 
-func (s timedStore) CompleteJob(ctx context.Context, j *seald.Job, r *seald.Record, drop bool, next ...*seald.Job) error {
+func (s timedStore) CompleteJob(ctx context.Context, j *seald.Job, r *seald.RecordUpdate, drop bool, next ...*seald.Job) error {
 	defer s.t.add("CompleteJob", time.Now())
 	return s.Store.CompleteJob(ctx, j, r, drop, next...)
 }

@@ -135,19 +135,19 @@ func (s *Store) ownJob(ctx context.Context, q Querier, op string, j *seald.Job, 
 	return Conflict(op, "job %d was leased again after this lease ended", j.ID)
 }
 
-// CompleteJob saves the record (when r is not nil), drops its payload when dropPayload, deletes the job and
-// inserts the next jobs, in one transaction. The job must still be the caller's (same id and lease as
-// ClaimJobs gave); otherwise it is ECONFLICT and nothing changes, so a worker whose lease ran out cannot
-// overwrite the work of the worker that took the job over.
-func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, r *seald.Record, dropPayload bool, next ...*seald.Job) error {
+// CompleteJob applies u to the job's record (when u is not nil), drops its payload when dropPayload, deletes
+// the job and inserts the next jobs, in one transaction. The job must still be the caller's (same id and
+// lease as ClaimJobs gave), so a worker whose lease ran out cannot overwrite the work of the worker that took
+// the job over, and the record must still be in u.When; otherwise it is ECONFLICT and nothing changes.
+func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUpdate, dropPayload bool, next ...*seald.Job) error {
 	op := s.op("CompleteJob")
 	var ids []int64
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
 			return err
 		}
-		if r != nil {
-			if err := s.saveRecord(ctx, q, op, r); err != nil {
+		if u != nil {
+			if err := s.updateRecord(ctx, q, op, j.Reference, u); err != nil {
 				return err
 			}
 		}
@@ -187,16 +187,16 @@ func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMess
 	return nil
 }
 
-// FailJob deletes the job and sets the record's state, error type and message, in one transaction;
-// ECONFLICT when the job is no longer the caller's.
+// FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
+// state, in one transaction; ECONFLICT when the job is no longer the caller's.
 func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string) error {
 	op := s.op("FailJob")
 	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
 			return err
 		}
-		_, err := q.Exec(ctx, `UPDATE records SET state = ?, error_type = ?, error_message = ? WHERE reference = ?`,
-			string(state), errorType, errorMessage, j.Reference)
+		_, err := q.Exec(ctx, `UPDATE records SET state = CASE WHEN ? = '' THEN state ELSE ? END, error_type = ?,
+			error_message = ? WHERE reference = ?`, string(state), string(state), errorType, errorMessage, j.Reference)
 		return err
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"slices"
 	"strings"
 
 	"seald"
@@ -17,25 +16,11 @@ var RecordColumns = []string{"reference", "pipeline", "business_id", "project_id
 	"leaf", "merkle_path", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
 	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at"}
 
-// unsaved are the columns a save of the record never writes: its identity, its creation, and its status,
-// which only ChangeStatus moves (compare-and-set), so a worker holding an older copy cannot undo an owner's
-// suspension.
-var unsaved = []string{"reference", "status", "created_at"}
-
 var (
 	recordColumns = strings.Join(RecordColumns, ", ")
 	selectRecord  = `SELECT ` + recordColumns + ` FROM records `
 	// InsertRecord inserts one record from RecordValues.
-	InsertRecord  = `INSERT INTO records (` + recordColumns + `) VALUES (?` + strings.Repeat(", ?", len(RecordColumns)-1) + `)`
-	saveRecordSQL = func() string {
-		var set []string
-		for _, c := range RecordColumns {
-			if !slices.Contains(unsaved, c) {
-				set = append(set, c+" = ?")
-			}
-		}
-		return `UPDATE records SET ` + strings.Join(set, ", ") + ` WHERE reference = ?`
-	}()
+	InsertRecord = `INSERT INTO records (` + recordColumns + `) VALUES (?` + strings.Repeat(", ?", len(RecordColumns)-1) + `)`
 )
 
 // RecordValues returns the stored values of RecordColumns for r.
@@ -127,20 +112,53 @@ func (s *Store) CreateValues(ctx context.Context, r *seald.Record, vals []any, p
 // InsertPayload keeps a record's canonical data until its store step.
 const InsertPayload = `INSERT INTO payloads (reference, data) VALUES (?, ?)`
 
-// saveRecord writes what the pipeline changes in a record: every column but those in unsaved.
-func (s *Store) saveRecord(ctx context.Context, q Querier, op string, r *seald.Record) error {
-	all, err := s.RecordValues(r)
-	if err != nil {
+// updateRecord applies a step's update to its record: only the columns u sets, and only while the record is
+// in u.When. A record that moved on is ECONFLICT; a record that is gone, ENOTFOUND.
+func (s *Store) updateRecord(ctx context.Context, q Querier, op, reference string, u *seald.RecordUpdate) error {
+	set := []string{"updated_at = ?"}
+	args := []any{s.D.Time(u.At)}
+	add := func(column string, v any) {
+		set = append(set, column+" = ?")
+		args = append(args, v)
+	}
+	if u.State != "" {
+		add("state", string(u.State))
+	}
+	if u.ClearError {
+		add("error_type", "")
+		add("error_message", "")
+	}
+	if u.CID != "" {
+		add("cid", u.CID)
+		add("encrypted_file", u.EncryptedFile)
+	}
+	if u.MessageID != "" {
+		add("message_id", u.MessageID)
+	}
+	if u.Signature != "" {
+		add("signature", u.Signature)
+		add("is_signed", true)
+	}
+	if u.RevokedOnChain {
+		add("revoked_on_chain", true)
+	}
+	query := `UPDATE records SET ` + strings.Join(set, ", ") + ` WHERE reference = ?`
+	args = append(args, reference)
+	if u.When != "" {
+		query += ` AND state = ?`
+		args = append(args, string(u.When))
+	}
+	n, err := q.Exec(ctx, query, args...)
+	if err != nil || n > 0 {
 		return err
 	}
-	args := make([]any, 0, len(all))
-	for i, c := range RecordColumns {
-		if !slices.Contains(unsaved, c) {
-			args = append(args, all[i])
-		}
+	var cur string
+	if err := q.QueryRow(ctx, `SELECT state FROM records WHERE reference = ?`, reference).Scan(&cur); errors.Is(err, sql.ErrNoRows) {
+		return NotFound(op, "record %s not found", reference)
+	} else if err != nil {
+		return err
 	}
-	n, err := q.Exec(ctx, saveRecordSQL, append(args, r.Reference)...)
-	return mustAffect(n, err, NotFound(op, "record %s not found", r.Reference))
+	return Conflict(op, "record %s is %s, no longer %s", reference, cur, u.When)
 }
 
 // Record finds a record by its reference.
