@@ -99,6 +99,18 @@ type Record struct {
 	UpdatedAt time.Time
 }
 
+// Anchored reports whether the record's token is minted: the record reached ANCHORED, or went on from it
+// (a mail that failed for good leaves an anchored record FAILED with EMAIL_ERROR).
+func (r *Record) Anchored() bool {
+	switch r.State {
+	case StateAnchored, StateEmailSent, StateCompleted:
+		return true
+	case StateFailed:
+		return r.TokenID != 0 && r.ErrorType == ErrorTypeEmail
+	}
+	return false
+}
+
 // StatusChange is one entry of a record's append-only audit trail.
 type StatusChange struct {
 	ID        int64

@@ -11,6 +11,9 @@ type Verification struct {
 	Record   *Record
 	Business *Business
 	Project  *Project
+	// SameHash is how many records the caller may see hold the record's hash, the record included; it is
+	// counted for lookups by hash or data only, and is 0 for the others.
+	SameHash int
 }
 
 // Lookup names the record to verify by exactly one key.
@@ -27,91 +30,129 @@ type Lookup struct {
 // Verify finds the record a lookup names, if the caller may see it. A record that exists but is PRIVATE to
 // another business is the same ENOTFOUND as one that does not exist, so existence does not leak.
 func (s *Service) Verify(ctx context.Context, c *Caller, l Lookup) (*Verification, error) {
-	r, err := s.find(ctx, c, l)
+	r, n, err := s.find(ctx, c, l)
 	if err != nil {
 		return nil, err
 	}
-	return s.verification(ctx, c, r)
+	v, err := s.verification(ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	v.SameHash = n
+	return v, nil
 }
 
-func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, error) {
+// find returns the record a lookup names and, for a lookup by hash or data, how many visible records hold
+// that hash.
+func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, error) {
 	notFound := func(what, v string) error { return Errorf(ENOTFOUND, "no record with %s %s", what, v) }
 	switch {
 	case l.OVI != "":
 		ref, hash, err := s.Secrets.DecryptOVI(l.OVI)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		r, err := s.Store.Record(ctx, ref)
 		if ErrorCode(err) == ENOTFOUND || err == nil && (!visible(c, r) || r.Hash != hash) {
-			return nil, Errorf(ENOTFOUND, "no record for this encrypted reference")
+			return nil, 0, Errorf(ENOTFOUND, "no record for this encrypted reference")
 		}
-		return r, err
+		return r, 0, err
 	case l.Reference != "":
 		if err := ParseReference(l.Reference); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		r, err := s.Store.Record(ctx, l.Reference)
 		if ErrorCode(err) == ENOTFOUND || err == nil && !visible(c, r) {
-			return nil, notFound("reference", l.Reference)
+			return nil, 0, notFound("reference", l.Reference)
 		}
-		return r, err
+		return r, 0, err
 	case l.Data != nil || l.Hash != "":
 		hash := l.Hash
 		if l.Data != nil {
 			var err error
 			if _, hash, err = s.hashData(l.Data); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		} else if !IsHash(hash) {
-			return nil, Errorf(EINVALID, "hash must be 64 lowercase hex digits (SHA-256)")
+			return nil, 0, Errorf(EINVALID, "hash must be 64 lowercase hex digits (SHA-256)")
 		}
 		rs, err := s.Store.RecordsByHash(ctx, hash)
 		if err != nil && ErrorCode(err) != ENOTFOUND {
-			return nil, err
+			return nil, 0, err
 		}
-		// The caller's own record first, then the newest visible one.
-		var pick *Record
-		for _, r := range rs {
-			if c != nil && r.BusinessID == c.Business.BusinessID {
-				return r, nil
-			}
-			if pick == nil && visible(c, r) {
-				pick = r
-			}
-		}
+		pick, n := pickSameHash(c, rs)
 		if pick == nil {
 			if l.Data != nil {
-				return nil, Errorf(ENOTFOUND, "no record of this data")
+				return nil, 0, Errorf(ENOTFOUND, "no record of this data")
 			}
-			return nil, notFound("hash", hash)
+			return nil, 0, notFound("hash", hash)
 		}
-		return pick, nil
+		return pick, n, nil
 	case l.CID != "":
 		r, err := s.Store.RecordByCID(ctx, l.CID)
 		if ErrorCode(err) == ENOTFOUND || err == nil && !visible(c, r) {
-			return nil, notFound("cid", l.CID)
+			return nil, 0, notFound("cid", l.CID)
 		}
-		return r, err
+		return r, 0, err
 	case l.TokenID != "":
 		network, err := ParseNetwork(l.Network)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		id, ok, err := ParseTokenID(l.TokenID)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if !ok {
-			return nil, Errorf(ENOTFOUND, "no record with token_id %s on %s", l.TokenID, network)
+			return nil, 0, Errorf(ENOTFOUND, "no record with token_id %s on %s", l.TokenID, network)
 		}
 		r, err := s.Store.RecordByToken(ctx, network, id)
 		if ErrorCode(err) == ENOTFOUND || err == nil && !visible(c, r) {
-			return nil, Errorf(ENOTFOUND, "no record with token_id %s on %s", l.TokenID, network)
+			return nil, 0, Errorf(ENOTFOUND, "no record with token_id %s on %s", l.TokenID, network)
 		}
-		return r, err
+		return r, 0, err
 	}
-	return nil, Errorf(EINVALID, "a reference, hash, cid, token_id or data is required")
+	return nil, 0, Errorf(EINVALID, "a reference, hash, cid, token_id or data is required")
+}
+
+// pickSameHash chooses among the records of one hash the one a verification by hash or data answers: the
+// caller's own first, else the one that anchored earliest while ACTIVE (the oldest proof of existence that
+// still stands), else the earliest anchored, else the earliest sealed. It also counts the visible ones.
+func pickSameHash(c *Caller, rs []*Record) (*Record, int) {
+	rank := func(r *Record) int {
+		n := 0
+		if c == nil || r.BusinessID != c.Business.BusinessID {
+			n += 4
+		}
+		if !r.Anchored() {
+			n += 2
+		}
+		if r.Status != StatusActive {
+			n++
+		}
+		return n
+	}
+	var pick *Record
+	n := 0
+	for _, r := range rs {
+		if !visible(c, r) {
+			continue
+		}
+		n++
+		if pick == nil || rank(r) < rank(pick) || rank(r) == rank(pick) && earlier(r, pick) {
+			pick = r
+		}
+	}
+	return pick, n
+}
+
+// earlier orders records of one hash: by token id when both have one (the chain's own order), else by
+// creation.
+func earlier(a, b *Record) bool {
+	if a.TokenID != 0 && b.TokenID != 0 && a.Network == b.Network {
+		return a.TokenID < b.TokenID
+	}
+	return a.CreatedAt.Before(b.CreatedAt)
 }
 
 // verification completes a record found for c with its owner. The caller's own records (most verifications

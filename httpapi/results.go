@@ -51,8 +51,9 @@ func (s *Server) verificationResult(v *seald.Verification) *wire.Verification {
 		Privacy:            string(r.Privacy),
 		Details: wire.Details{Reference: r.Reference, Pipeline: r.Pipeline, CreatedTime: formatTime(r.CreatedAt),
 			UpdatedTime: formatTime(r.UpdatedAt), Mimetype: r.MimeType, EncryptedFile: r.EncryptedFile, Hash: r.Hash},
-		Status: string(r.Status),
-		Misc:   wire.Misc{IsEmail: r.IsEmail, IsEncrypted: r.IsEncrypted, IsSigned: r.IsSigned, HasPassword: r.HasPassword},
+		Status:          string(r.Status),
+		Misc:            wire.Misc{IsEmail: r.IsEmail, IsEncrypted: r.IsEncrypted, IsSigned: r.IsSigned, HasPassword: r.HasPassword},
+		RecordsWithHash: v.SameHash,
 	}
 }
 

@@ -23,6 +23,9 @@ type Verification struct {
 	Misc               Misc       `json:"misc"`
 	// Proof is the offline proof bundle, asked for with IncludeProof; nil until the record is anchored.
 	Proof *Proof `json:"proof,omitempty"`
+	// RecordsWithHash (beyond the seed) is, on verification by hash or data, how many records visible to the
+	// caller hold the hash, the one answered included; absent for the other lookups.
+	RecordsWithHash int `json:"records_with_hash,omitempty"`
 }
 
 // Owner is the business and project that sealed a record.

@@ -98,3 +98,65 @@ func TestRevokeBeforeMinedGeth(t *testing.T) {
 		revokeAtOnce(t, in, g.URL)
 	}
 }
+
+// TestSameHashAnswersOldestActiveProof: when several records hold one hash, a verification by hash or by data
+// answers the caller's own record, else the earliest anchored ACTIVE one, and says how many there are.
+func TestSameHashAnswersOldestActiveProof(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	a := tenant(t, dir, "--business", "First Co", "--project", "P", "--privacy", "PUBLIC")
+	b := tenant(t, dir, "--business", "Second Co", "--project", "P", "--privacy", "PUBLIC")
+	data := map[string]any{"diploma": "same", "n": strconv.FormatInt(time.Now().UnixNano(), 10)}
+	seal := func(keys map[string]string) string {
+		r := in.call("POST", authPath, keys["subscription_key"], keys["api_key"], "application/json", map[string]any{"data": data, "to": "a@example.com"})
+		if r.Status != 201 {
+			t.Fatalf("seal: %d %s", r.Status, r.Raw)
+		}
+		ref := str(r.Body, "data.reference")
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			st := in.call("GET", statusPath+"?reference="+ref, keys["subscription_key"], keys["api_key"], "", nil)
+			if str(st.Body, "data.state") == "COMPLETED" {
+				return ref
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s not COMPLETED: %s", ref, st.Raw)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	first := seal(a)
+	second := seal(a)
+	third := seal(b)
+	hash := ""
+	verify := func(sub, api string) (string, float64) {
+		r := in.call("GET", "/verification/api/v1/verify/hash?hash="+hash, sub, api, "", nil)
+		if r.Status != 200 {
+			t.Fatalf("verify by hash: %d %s", r.Status, r.Raw)
+		}
+		n, _ := field(r.Body, "data.records_with_hash").(float64)
+		return str(r.Body, "data.details.reference"), n
+	}
+	st := in.call("GET", statusPath+"?reference="+first, a["subscription_key"], a["api_key"], "", nil)
+	hash = str(st.Body, "data.hash")
+
+	if ref, n := verify(in.Sub, in.API); ref != first || n != 3 {
+		t.Errorf("a third party got %s (%v records); want the earliest anchored %s of 3", ref, n, first)
+	}
+	if ref, _ := verify(b["subscription_key"], b["api_key"]); ref != third {
+		t.Errorf("the owner of %s got %s; want its own record", third, ref)
+	}
+	if u := in.call("PUT", updatePath, a["subscription_key"], a["api_key"], "application/json", map[string]any{"reference": first, "status": "REVOKED"}); u.Status != 200 {
+		t.Fatalf("revoke: %d %s", u.Status, u.Raw)
+	}
+	if ref, n := verify(in.Sub, in.API); ref != second || n != 3 {
+		t.Errorf("with %s revoked a third party got %s (%v records); want the earliest ACTIVE %s", first, ref, n, second)
+	}
+	r := in.call("POST", "/verification/api/v1/verify/data", in.Sub, in.API, "application/json", map[string]any{"data": data})
+	if got := str(r.Body, "data.details.reference"); r.Status != 200 || got != second {
+		t.Errorf("verify by data: %d, got %s; want %s", r.Status, got, second)
+	}
+	if r := in.call("GET", "/verification/api/v1/verify/reference?reference="+second, in.Sub, in.API, "", nil); field(r.Body, "data.records_with_hash") != nil {
+		t.Errorf("verify by reference carries records_with_hash: %s", r.Raw)
+	}
+}
