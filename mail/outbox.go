@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"seald"
 )
@@ -25,6 +26,11 @@ var _ seald.Mailer = (*Outbox)(nil)
 // directory): a reader or a crash sees the old file or the new one, never half of one. The directory is 0700
 // and the files 0600, since the messages carry recipients' addresses.
 //
+// Every Send also appends a line to <dir>/sent.log ("<RFC 3339 time> <reference> <Message-ID>"), which is
+// never rewritten: the .eml files say what the latest message of each record is, the log says how many times
+// one was sent, so a message sent twice (after a crash between the send and its record's save, as with SMTP)
+// shows. Lines are appended with O_APPEND and the log's fsyncs are shared the same way.
+//
 // Send returns only when its message is durable, but concurrent Sends share the directory's fsync: each
 // writes and fsyncs its own file and renames it into place, then waits for one fsync of the directory that
 // began after its rename (dirSync), so a burst of messages costs one directory flush rather than one each.
@@ -32,7 +38,15 @@ type Outbox struct {
 	dir  string
 	c    *composer
 	sync dirSync
+
+	logOnce sync.Once
+	log     *os.File // sent.log, opened on the first Send
+	logErr  error
+	logSync dirSync // shared fsyncs of log
 }
+
+// SentLog is the name of the outbox's append-only log of sends.
+const SentLog = "sent.log"
 
 // NewOutbox returns an Outbox writing into dir (created on first use) with the sender from (--mail-from,
 // optionally with a display name).
@@ -69,7 +83,59 @@ func (o *Outbox) Send(ctx context.Context, m *seald.Mail) (string, error) {
 	if err := o.write(m.Reference+".eml", buf.Bytes()); err != nil {
 		return "", err
 	}
+	if err := o.logSend(m.Reference, b.messageID); err != nil {
+		return "", err
+	}
 	return b.messageID, nil
+}
+
+// logSend appends a send to sent.log and returns once it is durable. One write call per line on an O_APPEND
+// file keeps concurrent lines whole.
+func (o *Outbox) logSend(reference, messageID string) error {
+	o.logOnce.Do(func() {
+		o.log, o.logErr = os.OpenFile(filepath.Join(o.dir, SentLog), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if o.logErr == nil {
+			o.logSync.fsync = o.log.Sync
+		}
+	})
+	if o.logErr != nil {
+		return fmt.Errorf("mail: outbox: %w", o.logErr)
+	}
+	line := time.Now().UTC().Format(time.RFC3339Nano) + " " + reference + " " + messageID + "\n"
+	if _, err := o.log.WriteString(line); err != nil {
+		return fmt.Errorf("mail: outbox: %s: %w", SentLog, err)
+	}
+	return o.logSync.after()
+}
+
+// Close closes the send log; a Send after Close fails.
+func (o *Outbox) Close() error {
+	o.logOnce.Do(func() { o.logErr = os.ErrClosed })
+	if o.log == nil {
+		return nil
+	}
+	return o.log.Close()
+}
+
+// Sends counts the lines of the send log by reference: how many times a message of each record was sent.
+func (o *Outbox) Sends() (map[string]int, error) { return Sends(o.dir) }
+
+// Sends counts the lines of the send log of the outbox in dir by reference.
+func Sends(dir string) (map[string]int, error) {
+	b, err := os.ReadFile(filepath.Join(dir, SentLog))
+	if os.IsNotExist(err) {
+		return map[string]int{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mail: outbox: %w", err)
+	}
+	n := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.Fields(line); len(f) == 3 {
+			n[f[1]]++
+		}
+	}
+	return n, nil
 }
 
 // write replaces dir/name atomically with data.

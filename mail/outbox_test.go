@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -123,7 +124,7 @@ func TestOutboxOneFilePerReference(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	entries, err := os.ReadDir(o.Dir())
+	entries, err := messageEntries(o.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,12 +182,22 @@ func TestOutboxConcurrentSends(t *testing.T) {
 			t.Fatalf("send %d: %v", i, err)
 		}
 	}
-	entries, err := os.ReadDir(o.Dir())
+	entries, err := messageEntries(o.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(entries) != n {
 		t.Fatalf("outbox holds %d entries, want %d messages and nothing else", len(entries), n)
+	}
+	// Concurrent appends to the send log stay whole lines, one per send.
+	sends, err := o.Sends()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range refs {
+		if sends[ref] != 1 {
+			t.Errorf("%s logged %d times, want 1", ref, sends[ref])
+		}
 	}
 	for _, ref := range refs {
 		data, err := os.ReadFile(filepath.Join(o.Dir(), ref+".eml"))
@@ -248,4 +259,38 @@ func TestOutboxFaults(t *testing.T) {
 			t.Errorf("bad sender: %v", err)
 		}
 	})
+}
+
+// TestOutboxCountsSends: a record's message sent twice leaves one .eml file (the latest) and two lines in the
+// send log, so a duplicate send is visible.
+func TestOutboxCountsSends(t *testing.T) {
+	o := newOutbox(t)
+	for range 2 {
+		if _, err := o.Send(context.Background(), htmlMail()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths, err := o.Messages()
+	if err != nil || len(paths) != 1 {
+		t.Fatalf("messages %q, %v; want one file", paths, err)
+	}
+	n, err := o.Sends()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n[testRef] != 2 || len(n) != 1 {
+		t.Errorf("sends %v, want 2 of %s", n, testRef)
+	}
+	if err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Send(context.Background(), htmlMail()); err == nil {
+		t.Error("Send after Close succeeded")
+	}
+}
+
+// messageEntries lists the outbox directory without its send log.
+func messageEntries(dir string) ([]os.DirEntry, error) {
+	entries, err := os.ReadDir(dir)
+	return slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == mail.SentLog }), err
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"seald"
+	"seald/mail"
 	"seald/mail/mailpittest"
 )
 
@@ -47,6 +48,22 @@ func TestCrashPoints(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, "outbox", ref+".eml")); err != nil {
 					t.Errorf("%s: no message in the outbox: %v", ref, err)
 				}
+			}
+			// The send log counts every send: only the send in flight when the crash hit may be sent again,
+			// as with SMTP (TestCrashAfterSMTPSend).
+			sends, err := mail.Sends(filepath.Join(dir, "outbox"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dups := 0
+			for _, ref := range out.refs {
+				if sends[ref] == 0 {
+					t.Errorf("%s: never sent", ref)
+				}
+				dups += max(sends[ref]-1, 0)
+			}
+			if want := map[bool]int{true: 1}[c.point == seald.CrashAfterMailSend]; dups != want {
+				t.Errorf("%d messages sent twice, want %d (sends %v)", dups, want, sends)
 			}
 			t.Logf("crash point %s: %d records kept (%d without an answer), %d tokens, %d outbox messages, recovered in %s",
 				c.point, len(out.refs), out.unacknowledged, len(out.tokens), len(files), out.recovery.Round(time.Millisecond))

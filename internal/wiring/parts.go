@@ -67,6 +67,9 @@ func OpenParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *C
 		return nil, fmt.Errorf("--smtp: %w", err)
 	}
 	p.Mailer = m
+	if o, ok := m.(*mail.Outbox); ok {
+		closers.Add("outbox", o.Close)
+	}
 	if smtp, ok := m.(*mail.SMTP); ok {
 		p.Checks["smtp"] = smtp.Ping
 	}
