@@ -72,6 +72,10 @@ type BatchEntry struct {
 type Lock interface {
 	// Lost is closed when the lock is no longer held (its connection died).
 	Lost() <-chan struct{}
+	// Epoch numbers this holding of the lock: each TryLock that takes the lock gets a higher one than every
+	// holder before it, so a write fenced with it (Fence) is refused once another process has taken the
+	// lock, even if this one has not noticed its loss yet (it was paused, or its network was cut).
+	Epoch() int64
 	// Release gives the lock up.
 	Release()
 }
@@ -176,6 +180,15 @@ type Transition struct {
 	From, To   State
 	ClearError bool
 	Next       string
+	// Fence, when set, makes the move apply only while Fence.Epoch is the latest epoch of the lock
+	// Fence.Name; otherwise it is ECONFLICT and nothing changes.
+	Fence *Fence
+}
+
+// Fence is the leadership a write is made under: the name of a lock and the epoch its holder was given.
+type Fence struct {
+	Name  string
+	Epoch int64
 }
 
 // Batches persists the anchoring batches and the records' places in them.

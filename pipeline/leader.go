@@ -23,7 +23,7 @@ var (
 func (p *Pipeline) lead(ctx context.Context, network string, a seald.Anchorer) {
 	log := p.Logger.With("network", network)
 	for ctx.Err() == nil {
-		lock, err := p.Store.TryLock(ctx, "anchor:"+network)
+		lock, err := p.Store.TryLock(ctx, "anchor:"+network) // the name is also the fence's (anchorLoop)
 		if err != nil || lock == nil {
 			if err != nil && ctx.Err() == nil {
 				log.Error("take anchor lock", "err", err)
@@ -57,6 +57,7 @@ func sleep(ctx context.Context, d time.Duration) {
 type leaderState struct {
 	network   string
 	a         seald.Anchorer
+	fence     *seald.Fence        // this term's leadership: batches are created and confirmed under it
 	lastSend  map[int64]time.Time // when each open batch's transaction was last (re)sent
 	failures  int
 	reconcile bool // the chain has been checked for lost batches
@@ -69,7 +70,8 @@ type leaderState struct {
 }
 
 func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Anchorer, lock seald.Lock) error {
-	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{}}
+	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{},
+		fence: &seald.Fence{Name: "anchor:" + network, Epoch: lock.Epoch()}}
 	for {
 		select {
 		case <-ctx.Done():
@@ -231,7 +233,9 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*seal
 	for i, r := range queue {
 		entries[i] = seald.BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
 	}
-	if err := p.Store.CreateBatch(ctx, b, entries, placed, now); err != nil {
+	t := placed
+	t.Fence = st.fence
+	if err := p.Store.CreateBatch(ctx, b, entries, t, now); err != nil {
 		p.abandon(st, tx)
 		return err
 	}
@@ -287,7 +291,9 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *seald.Batch
 			b.TxHash = b.TxHashes[i]
 		}
 		b.State, b.UpdatedAt = seald.BatchConfirmed, p.now()
-		if err := p.Store.ConfirmBatch(ctx, b, anchored, b.UpdatedAt); err != nil {
+		t := anchored
+		t.Fence = st.fence
+		if err := p.Store.ConfirmBatch(ctx, b, t, b.UpdatedAt); err != nil {
 			return 0, err
 		}
 		p.Observer.BatchAnchored(st.network, b.Count, rc.GasUsed)

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"seald/internal/sqlstore"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,9 +19,10 @@ import (
 // terminated backend or a closed socket is seen at once) and pings it after each quiet interval (a silent
 // network is seen within the interval and pingTimeout); either failure closes Lost.
 type lock struct {
-	s    *Store
-	conn *pgx.Conn
-	key  int64
+	s     *Store
+	conn  *pgx.Conn
+	key   int64
+	epoch int64
 
 	lost     chan struct{}
 	lostOnce sync.Once
@@ -29,6 +31,9 @@ type lock struct {
 	done     chan struct{} // closed when the watcher has stopped using conn
 	release  sync.Once
 }
+
+// Epoch numbers this holding of the lock (see seald.Lock).
+func (l *lock) Epoch() int64 { return l.epoch }
 
 // Lost is closed when the lock is no longer held: its connection died, or it was released.
 func (l *lock) Lost() <-chan struct{} { return l.lost }
@@ -120,8 +125,22 @@ func (s *Store) TryLock(ctx context.Context, name string) (seald.Lock, error) {
 		pc.Release()
 		return nil, nil
 	}
+	conn := pc.Hijack()
+	// A process that stops without dying (SIGSTOP, a frozen VM) keeps its session, and with it the lock,
+	// for ever: the server ends the lock's session once it has been idle for several of the watcher's
+	// pings, so another process can take over; the epoch fences anything the stopped one does on waking.
+	// Best effort: servers before PostgreSQL 14 do not know the setting, and keep the old behaviour.
+	idle := strconv.FormatInt(max(3*s.lockCheck, time.Second).Milliseconds(), 10)
+	_, _ = conn.Exec(ctx, `SELECT set_config('idle_session_timeout', $1, false)`, idle)
+	epoch, err := s.NewEpoch(ctx, name)
+	if err != nil {
+		closeCtx, cancelClose := context.WithTimeout(context.Background(), 5*time.Second)
+		conn.Close(closeCtx)
+		cancelClose()
+		return nil, err
+	}
 	lctx, cancel := context.WithCancel(context.Background())
-	l := &lock{s: s, conn: pc.Hijack(), key: key, lost: make(chan struct{}), ctx: lctx, cancel: cancel,
+	l := &lock{s: s, conn: conn, key: key, epoch: epoch, lost: make(chan struct{}), ctx: lctx, cancel: cancel,
 		done: make(chan struct{})}
 	if !s.held.Add(l) {
 		close(l.done)

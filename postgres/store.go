@@ -252,6 +252,6 @@ func number(query string) string {
 // dialect is PostgreSQL's: timestamptz to the millisecond, FOR UPDATE SKIP LOCKED so that instances claim
 // jobs side by side, and IS NOT DISTINCT FROM for "the same lease, NULL included".
 var dialect = sqlstore.Dialect{
-	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED",
+	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED", ShareLock: "FOR SHARE",
 	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Code: code,
 }

@@ -16,11 +16,15 @@ import (
 // the holding process dies, so a crashed anchor leader never blocks its successor, and nothing needs
 // renewing.
 type lock struct {
-	s    *Store
-	f    *os.File
-	lost chan struct{}
-	once sync.Once
+	s     *Store
+	f     *os.File
+	epoch int64
+	lost  chan struct{}
+	once  sync.Once
 }
+
+// Epoch numbers this holding of the lock (see seald.Lock).
+func (l *lock) Epoch() int64 { return l.epoch }
 
 // Lost is closed when the lock is released, by Release or by closing the Store. A file lock cannot be lost
 // otherwise while its process lives.
@@ -68,7 +72,13 @@ func (s *Store) TryLock(ctx context.Context, name string) (seald.Lock, error) {
 		f.Close()
 		return nil, wrap(op, err)
 	}
-	l := &lock{s: s, f: f, lost: make(chan struct{})}
+	epoch, err := s.NewEpoch(ctx, name)
+	if err != nil {
+		unlockFile(f)
+		f.Close()
+		return nil, err
+	}
+	l := &lock{s: s, f: f, epoch: epoch, lost: make(chan struct{})}
 	if !s.held.Add(l) {
 		unlockFile(f)
 		f.Close()

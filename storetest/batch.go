@@ -12,6 +12,8 @@ var batchTests = []test{
 	{"NextTokenID", testNextTokenID},
 	{"CreateBatch", testCreateBatch},
 	{"CreateBatchConflict", testCreateBatchConflict},
+	{"UniqueTokens", testUniqueTokens},
+	{"Fenced", testFenced},
 	{"UpdateBatch", testUpdateBatch},
 	{"ConfirmBatch", testConfirmBatch},
 	{"TransitionAsTold", testTransitionAsTold},
@@ -353,4 +355,57 @@ func testSetBatchError(t *testing.T, s seald.Store) {
 		}
 	}
 	equal(t, "record outside the batch", record(t, s, out.Reference), out)
+}
+
+// Token ids are unique per network in the database itself: a second batch from the same first token id, or a
+// record given a token id another holds, is ECONFLICT and nothing changes, whoever asks.
+func testUniqueTokens(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	batch(t, s, seald.NetworkPolygon, 1, stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, 0))
+	a := stored(t, s, p, seald.NetworkPolygon, time.Second)
+	wantCode(t, "CreateBatch from a first token id another batch has", s.CreateBatch(ctx, newBatch(seald.NetworkPolygon, 1, 1),
+		entries(5, a), placed, base), seald.ECONFLICT)
+	wantCode(t, "CreateBatch giving a record a token id another holds", s.CreateBatch(ctx, newBatch(seald.NetworkPolygon, 2, 1),
+		entries(2, a), placed, base), seald.ECONFLICT)
+	equal(t, "record after the refused batches", record(t, s, a.Reference), a)
+	// Another network has its own token ids.
+	batch(t, s, seald.NetworkEOS, 1, stored(t, s, p, seald.NetworkEOS, 0))
+}
+
+// Each taking of a lock gets a higher epoch; a batch created or confirmed under an epoch that is no longer
+// the lock's latest is ECONFLICT and changes nothing, so a leader that lost its lock unaware adds nothing.
+func testFenced(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	const name = "anchor:POLYGON"
+	l1 := tryLock(t, s, name)
+	if l1 == nil {
+		t.Fatal("TryLock of a free lock returned nil")
+	}
+	old := &seald.Fence{Name: name, Epoch: l1.Epoch()}
+	l1.Release()
+	l2 := tryLock(t, s, name)
+	if l2 == nil {
+		t.Fatal("TryLock after Release returned nil")
+	}
+	defer l2.Release()
+	if l2.Epoch() <= old.Epoch {
+		t.Fatalf("epochs %d then %d: the second holder's is not higher", old.Epoch, l2.Epoch())
+	}
+	cur := &seald.Fence{Name: name, Epoch: l2.Epoch()}
+	r := stored(t, s, p, seald.NetworkPolygon, 0)
+	stale, live := placed, placed
+	stale.Fence, live.Fence = old, cur
+	wantCode(t, "CreateBatch under a past epoch", s.CreateBatch(ctx, newBatch(seald.NetworkPolygon, 1, 1), entries(1, r), stale, base), seald.ECONFLICT)
+	equal(t, "record after the fenced-off batch", record(t, s, r.Reference), r)
+	b := newBatch(seald.NetworkPolygon, 1, 1)
+	ok(t, "CreateBatch under the current epoch", s.CreateBatch(ctx, b, entries(1, r), live, base))
+	staleDone, liveDone := anchored, anchored
+	staleDone.Fence, liveDone.Fence = old, cur
+	wantCode(t, "ConfirmBatch under a past epoch", s.ConfirmBatch(ctx, b, staleDone, base), seald.ECONFLICT)
+	if got := record(t, s, r.Reference).State; got != seald.StateAnchorSubmitted {
+		t.Errorf("record in %s after a fenced-off confirmation, want %s", got, seald.StateAnchorSubmitted)
+	}
+	ok(t, "ConfirmBatch under the current epoch", s.ConfirmBatch(ctx, b, liveDone, base))
 }

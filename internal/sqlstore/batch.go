@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"strings"
 	"time"
 
@@ -61,6 +63,9 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 	}
 	var id int64
 	err = s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.checkFence(ctx, q, op, t.Fence); err != nil {
+			return err
+		}
 		if err := q.QueryRow(ctx, `INSERT INTO batches (network, first_token_id, count, root, nonce, tx_hash,
 			tx_hashes, raw_tx, attempt, state, block_number, block_hash, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -121,6 +126,9 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transi
 		return s.D.Wrap(op, err)
 	}
 	err = s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.checkFence(ctx, q, op, t.Fence); err != nil {
+			return err
+		}
 		n, err := q.Exec(ctx, `UPDATE batches SET state = ?, tx_hash = ?, tx_hashes = ?, block_number = ?,
 			block_hash = ?, updated_at = ? WHERE id = ? AND state <> ?`,
 			string(seald.BatchConfirmed), b.TxHash, hashes, block, b.BlockHash, s.D.Time(now), b.ID,
@@ -227,4 +235,30 @@ func (s *Store) SetAnchorError(ctx context.Context, references []string, errorTy
 		}
 		return nil
 	})
+}
+
+// NewEpoch gives the holder of the named lock, which has just taken it, the next epoch and returns it.
+func (s *Store) NewEpoch(ctx context.Context, name string) (int64, error) {
+	var epoch int64
+	err := s.E.Write(ctx, s.op("NewEpoch"), func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `INSERT INTO leaders (name, epoch) VALUES (?, 1)
+			ON CONFLICT (name) DO UPDATE SET epoch = leaders.epoch + 1 RETURNING epoch`, name).Scan(&epoch)
+	})
+	return epoch, err
+}
+
+// checkFence refuses a write made under a leadership that has ended: another process took the lock since.
+func (s *Store) checkFence(ctx context.Context, q Querier, op string, f *seald.Fence) error {
+	if f == nil {
+		return nil
+	}
+	var epoch int64
+	err := q.QueryRow(ctx, `SELECT epoch FROM leaders WHERE name = ? `+s.D.ShareLock, f.Name).Scan(&epoch)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if epoch != f.Epoch {
+		return Conflict(op, "the %s lock has passed to another process (epoch %d, this one holds %d)", f.Name, epoch, f.Epoch)
+	}
+	return nil
 }

@@ -67,6 +67,9 @@ type Dialect struct {
 	// ClaimLock ends the select of due jobs: PostgreSQL's FOR UPDATE SKIP LOCKED lets instances claim side
 	// by side; SQLite's single writer needs nothing.
 	ClaimLock string
+	// ShareLock ends the read of a leader's epoch in a fenced write: PostgreSQL's FOR SHARE holds a new
+	// epoch back until the write commits; SQLite's single writer needs nothing.
+	ShareLock string
 	// SameLease compares leased_until with a parameter, NULL matching NULL.
 	SameLease string
 	// Code finds the store's code of a driver's error, and a message for it: ECONFLICT for a unique
