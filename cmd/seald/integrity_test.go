@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -159,4 +160,116 @@ func TestSameHashAnswersOldestActiveProof(t *testing.T) {
 	if r := in.call("GET", "/verification/api/v1/verify/reference?reference="+second, in.Sub, in.API, "", nil); field(r.Body, "data.records_with_hash") != nil {
 		t.Errorf("verify by reference carries records_with_hash: %s", r.Raw)
 	}
+}
+
+// chainNextToken asks the contract for the id it gives the next minted token.
+func chainNextToken(t *testing.T, rpcURL string, contract ethcommon.Address) uint64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := ethclient.DialContext(ctx, rpcURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	reg := registry.NewSealRegistry()
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &contract, Data: reg.PackNextTokenId()}, nil)
+	if err != nil {
+		t.Fatalf("nextTokenId: %v", err)
+	}
+	n, err := reg.UnpackNextTokenId(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n.Uint64()
+}
+
+// TestStoppedLeaderIsFenced stops the anchor leader with SIGSTOP in the middle of a batch (sent, not yet
+// included), as a frozen VM or a long pause would: it neither dies nor answers, and its PostgreSQL session
+// keeps the advisory lock. The lock passes on once the server ends the silent session, the other instance
+// leads and anchors everything, and when the first wakes (SIGCONT) its leadership's epoch is past: it adds no
+// batch and confirms nothing. At the end every token is minted once and held by one record.
+func TestStoppedLeaderIsFenced(t *testing.T) {
+	c := startScaleCluster(t, 2)
+	seal := func(by, n int) string {
+		r := c.procs[by].in.post(authPath, map[string]any{"data": map[string]any{"fence": n, "by": by}, "to": "a@example.com"})
+		if r.Status != 201 {
+			t.Fatalf("seal on instance %d: %d %s", by, r.Status, r.Raw)
+		}
+		return str(r.Body, "data.reference")
+	}
+	var refs []string
+	for i := range 4 {
+		refs = append(refs, seal(i%2, i))
+	}
+	for _, ref := range refs {
+		c.procs[0].in.waitState(ref, "COMPLETED", 120*time.Second)
+	}
+	leaders := c.leaders()
+	if len(leaders) != 1 {
+		t.Fatalf("anchor leaders %v, want exactly one", leaders)
+	}
+	leader, other := leaders[0], 1-leaders[0]
+
+	// Records keep coming through the other instance until a batch is open, then the leader stops.
+	deadline := time.Now().Add(60 * time.Second)
+	for i := 4; c.queryInt(`SELECT count(*) FROM batches WHERE state <> 'CONFIRMED'`) == 0; i++ {
+		if time.Now().After(deadline) {
+			t.Fatal("no batch was ever seen open")
+		}
+		refs = append(refs, seal(other, i))
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.retire(leader)
+	p := c.procs[leader].cmd.Process
+	if err := p.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	t.Cleanup(func() { p.Signal(syscall.SIGCONT) })
+	for i := range 6 {
+		refs = append(refs, seal(other, 100+i))
+	}
+	deadline = time.Now().Add(120 * time.Second)
+	for {
+		if l := c.leaders(); len(l) == 1 && l[0] == other {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("instance %d did not take the lead within %s of the leader's stop", other, time.Since(stopped).Round(time.Second))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	tookOver := time.Since(stopped)
+	for _, ref := range refs {
+		c.procs[other].in.waitState(ref, "COMPLETED", 120*time.Second)
+	}
+
+	// The first wakes, and records keep coming through both.
+	if err := p.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.dead[leader] = false
+	c.mu.Unlock()
+	for i := range 6 {
+		refs = append(refs, seal(i%2, 200+i))
+	}
+	for _, ref := range refs {
+		c.procs[other].in.waitState(ref, "COMPLETED", 120*time.Second)
+	}
+	records := c.queryInt(`SELECT count(*) FROM records`)
+	if d := c.queryInt(`SELECT count(*) - count(DISTINCT token_id) FROM records`); d != 0 {
+		t.Errorf("%d records share a token id", d)
+	}
+	if d := c.queryInt(`SELECT count(*) - count(DISTINCT first_token_id) FROM batches`); d != 0 {
+		t.Errorf("%d batches share a first token id", d)
+	}
+	if next := chainNextToken(t, c.geth.URL, c.contract); next != uint64(records)+1 {
+		t.Errorf("the contract's next token id is %d for %d records: a batch was minted twice or lost", next, records)
+	}
+	if l := c.leaders(); len(l) != 1 {
+		t.Errorf("anchor leaders after the wake-up: %v, want one", l)
+	}
+	t.Logf("%d records; instance %d took the lead %s after instance %d stopped", records, other, tookOver.Round(time.Millisecond), leader)
 }
