@@ -12,6 +12,8 @@ type Observer interface {
 	// BatchAnchored reports a batch confirmed on a network: its record count and the gas its transaction
 	// used (0 when the Anchorer does not know).
 	BatchAnchored(network string, size int, gasUsed uint64)
+	// BatchFailed reports a batch whose transaction reverted on a network; its records go back to the queue.
+	BatchFailed(network string, size int)
 	// MailSent reports one attempt to send a record's e-mail.
 	MailSent(ok bool)
 	// BlobStored reports an envelope put into IPFS, by its size in bytes.

@@ -39,6 +39,9 @@ const (
 	BatchSigned    BatchState = "SIGNED"
 	BatchSent      BatchState = "SENT"
 	BatchConfirmed BatchState = "CONFIRMED"
+	// BatchFailed: its transaction reverted on chain. It mints nothing; its records went back to the queue
+	// and its token ids are given again.
+	BatchFailed BatchState = "FAILED"
 )
 
 // Batch is one anchoring transaction and the consecutive token ids it mints.
@@ -195,7 +198,8 @@ type Fence struct {
 type Batches interface {
 	// AnchorQueue returns up to limit records of a network waiting in state with no batch, oldest first.
 	AnchorQueue(ctx context.Context, network string, state State, limit int) ([]*Record, error)
-	// NextTokenID returns the token id after the last one any batch of the network holds (1 when none).
+	// NextTokenID returns the token id after the last one any batch of the network that is not FAILED
+	// holds (1 when none).
 	NextTokenID(ctx context.Context, network string) (uint64, error)
 	// CreateBatch saves a signed batch and places its records, moving them as t says, in one transaction.
 	// It fails with ECONFLICT if any record is no longer waiting in t.From with no batch.
@@ -205,10 +209,14 @@ type Batches interface {
 	// ConfirmBatch saves the batch as CONFIRMED (with its block and transaction) and moves its records in
 	// t.From as t says, in one transaction; ECONFLICT when the batch is already CONFIRMED.
 	ConfirmBatch(ctx context.Context, b *Batch, t Transition, now time.Time) error
-	// OpenBatches returns the batches of a network that are not CONFIRMED, oldest first.
+	// FailBatch saves the batch as FAILED and takes its records in t.From out of it (no batch, token id,
+	// leaf or path), moving them as t says with the error given, in one transaction; ECONFLICT when the
+	// batch is already CONFIRMED or FAILED.
+	FailBatch(ctx context.Context, b *Batch, t Transition, errorType, errorMessage string, now time.Time) error
+	// OpenBatches returns the batches of a network that are neither CONFIRMED nor FAILED, oldest first.
 	OpenBatches(ctx context.Context, network string) ([]*Batch, error)
 	Batch(ctx context.Context, id int64) (*Batch, error)
-	// BatchesFrom returns the batches of a network, in any state, that hold token ids >= tokenID, by first
+	// BatchesFrom returns the batches of a network, in any state but FAILED, that hold token ids >= tokenID, by first
 	// token id: after the chain lost its last blocks, these are re-sent.
 	BatchesFrom(ctx context.Context, network string, tokenID uint64) ([]*Batch, error)
 	// SetAnchorError records a chain fault on the given records (state unchanged).

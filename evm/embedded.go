@@ -48,6 +48,8 @@ type EmbeddedOptions struct {
 	RPCAddr string
 	// ChainID is the chain's EIP-155 id; 0 means DefaultChainID. It is fixed at first start.
 	ChainID uint64
+	// AnchorGasLimit is the Anchorer's Options.AnchorGasLimit.
+	AnchorGasLimit uint64
 }
 
 // Embedded is seald's default chain: a go-ethereum node running in-process, persisted under a directory,
@@ -71,6 +73,7 @@ type Embedded struct {
 	key      *ecdsa.PrivateKey
 	chainID  *big.Int
 	contract common.Address
+	gasLimit uint64 // EmbeddedOptions.AnchorGasLimit
 }
 
 // OpenEmbedded opens (creating at first use) the embedded chain stored in dir.
@@ -86,7 +89,7 @@ func OpenEmbedded(dir string, opts EmbeddedOptions) (*Embedded, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Embedded{dir: dir, key: key, chainID: new(big.Int).Set(genesis.Config.ChainID)}
+	e := &Embedded{dir: dir, key: key, chainID: new(big.Int).Set(genesis.Config.ChainID), gasLimit: opts.AnchorGasLimit}
 	if err := e.start(genesis, opts.RPCAddr); err != nil {
 		return nil, err
 	}
@@ -276,7 +279,7 @@ func (e *Embedded) RPCURL() string {
 // Anchorer returns an Anchorer over the in-process client with 0 confirmations (see Embedded) under the
 // network name.
 func (e *Embedded) Anchorer(ctx context.Context, network string) (*Anchorer, error) {
-	return NewAnchorer(ctx, e.client, e.contract, e.key, network, Options{PollInterval: 20 * time.Millisecond})
+	return NewAnchorer(ctx, e.client, e.contract, e.key, network, Options{PollInterval: 20 * time.Millisecond, AnchorGasLimit: e.gasLimit})
 }
 
 // Close stops the node, flushing the chain to disk.

@@ -18,6 +18,8 @@ import (
 var (
 	placed   = seald.Transition{From: seald.StateIPFSStored, To: seald.StateAnchorSubmitted}
 	anchored = seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateAnchored, ClearError: true, Next: seald.JobNotify}
+	// requeued takes the records of a batch that reverted back to the anchoring queue.
+	requeued = seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateIPFSStored}
 )
 
 func (p *Pipeline) lead(ctx context.Context, network string, a seald.Anchorer) {
@@ -278,6 +280,9 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *seald.Batch
 	}
 	for i := len(b.TxHashes) - 1; i >= 0; i-- {
 		rc, err := st.a.Receipt(ctx, b.TxHashes[i])
+		if seald.IsPermanent(err) {
+			return 0, p.failBatch(ctx, st, b, err)
+		}
 		if err != nil {
 			p.setBatchError(ctx, st, b, err)
 			return 0, err
@@ -331,6 +336,28 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *seald.Batch
 		st.lastSend[b.ID] = time.Now()
 	}
 	return min(p.Poll, 100*time.Millisecond), nil
+}
+
+// failBatch handles a batch whose transaction reverted: the rule is that the batch is FAILED for good (it
+// minted nothing, and its nonce is spent, so nothing waits behind it) and its records go back to the queue
+// with the revert shown as their BLOCKCHAIN_ERROR, to be placed in the next batch with new token ids. The
+// network goes on anchoring at once. The metric seald_batches_failed_total and an ERROR line say so. A
+// cause that would make every batch revert (the signer no longer owns the contract) does not burn gas in a
+// loop: the next batch's gas estimate meets the same refusal, and building it fails before anything is sent.
+func (p *Pipeline) failBatch(ctx context.Context, st *leaderState, b *seald.Batch, cause error) error {
+	last := b.FirstTokenID + uint64(b.Count) - 1
+	msg := truncate(fmt.Sprintf("batch %d (tokens %d-%d) failed on chain; the record waits for the next batch: %v",
+		b.ID, b.FirstTokenID, last, cause))
+	t := requeued
+	t.Fence = st.fence
+	if err := p.Store.FailBatch(ctx, b, t, seald.ErrorTypeBlockchain, msg, p.now()); err != nil {
+		return err
+	}
+	delete(st.lastSend, b.ID)
+	p.Observer.BatchFailed(st.network, b.Count)
+	p.Logger.Error("anchoring batch failed on chain; its records are queued again", "network", st.network,
+		"batch", b.ID, "first_token", b.FirstTokenID, "count", b.Count, "tx", b.TxHash, "err", cause)
+	return nil
 }
 
 // batchHashes reads the content hashes of a batch's records in token order, to rebuild its transaction.

@@ -482,6 +482,7 @@ type nopObserver struct{}
 
 func (nopObserver) StepDone(string, time.Duration, error) {}
 func (nopObserver) BatchAnchored(string, int, uint64)     {}
+func (nopObserver) BatchFailed(string, int)               {}
 func (nopObserver) MailSent(bool)                         {}
 func (nopObserver) BlobStored(int)                        {}
 func (nopObserver) Leading(string, bool)                  {}

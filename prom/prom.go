@@ -40,6 +40,7 @@ type Metrics struct {
 	steps     *prometheus.HistogramVec
 	batchSize *prometheus.HistogramVec
 	gas       *prometheus.CounterVec
+	failed    *prometheus.CounterVec
 	mails     *prometheus.CounterVec
 	ipfsBytes prometheus.Counter
 	leader    *prometheus.GaugeVec
@@ -72,6 +73,9 @@ func New(opts Options) *Metrics {
 	m.gas = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "seald_gas_used_total", Help: "Gas used by confirmed anchoring transactions, by network.",
 	}, []string{"network"})
+	m.failed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "seald_batches_failed_total", Help: "Anchoring batches whose transaction reverted on chain, by network; their records were queued again.",
+	}, []string{"network"})
 	m.mails = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "seald_mails_total", Help: "Notification e-mails, by result (sent or failed).",
 	}, []string{"result"})
@@ -87,12 +91,13 @@ func New(opts Options) *Metrics {
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.requests, m.latency, m.steps, m.batchSize, m.gas, m.mails, m.ipfsBytes, m.leader,
+		m.requests, m.latency, m.steps, m.batchSize, m.gas, m.failed, m.mails, m.ipfsBytes, m.leader,
 		&scraped{opts: opts},
 	)
 	for network := range opts.Balances {
 		m.leader.WithLabelValues(network).Set(0)
 		m.gas.WithLabelValues(network)
+		m.failed.WithLabelValues(network)
 	}
 	return m
 }
@@ -132,6 +137,11 @@ func (m *Metrics) StepDone(step string, d time.Duration, err error) {
 func (m *Metrics) BatchAnchored(network string, size int, gasUsed uint64) {
 	m.batchSize.WithLabelValues(network).Observe(float64(size))
 	m.gas.WithLabelValues(network).Add(float64(gasUsed))
+}
+
+// BatchFailed implements seald.Observer.
+func (m *Metrics) BatchFailed(network string, size int) {
+	m.failed.WithLabelValues(network).Inc()
 }
 
 // MailSent implements seald.Observer.

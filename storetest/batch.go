@@ -14,6 +14,7 @@ var batchTests = []test{
 	{"CreateBatchConflict", testCreateBatchConflict},
 	{"UniqueTokens", testUniqueTokens},
 	{"Fenced", testFenced},
+	{"FailBatch", testFailBatch},
 	{"UpdateBatch", testUpdateBatch},
 	{"ConfirmBatch", testConfirmBatch},
 	{"TransitionAsTold", testTransitionAsTold},
@@ -408,4 +409,48 @@ func testFenced(t *testing.T, s seald.Store) {
 		t.Errorf("record in %s after a fenced-off confirmation, want %s", got, seald.StateAnchorSubmitted)
 	}
 	ok(t, "ConfirmBatch under the current epoch", s.ConfirmBatch(ctx, b, liveDone, base))
+}
+
+// A failed batch takes its records back to the queue with the error given, gives its token ids back, and is
+// no longer open; failing it twice, or failing a confirmed batch, is ECONFLICT.
+func testFailBatch(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	a, b := stored(t, s, p, seald.NetworkPolygon, 0), stored(t, s, p, seald.NetworkPolygon, time.Second)
+	bt := batch(t, s, seald.NetworkPolygon, 1, a, b)
+	requeued := seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateIPFSStored}
+	now := base.Add(time.Hour)
+	ok(t, "FailBatch", s.FailBatch(ctx, bt, requeued, seald.ErrorTypeBlockchain, "reverted", now))
+	if bt.State != seald.BatchFailed {
+		t.Errorf("batch state %s after FailBatch", bt.State)
+	}
+	for _, r := range []*seald.Record{a, b} {
+		got := record(t, s, r.Reference)
+		if got.State != seald.StateIPFSStored || got.BatchID != 0 || got.TokenID != 0 || got.Leaf != "" ||
+			got.MerklePath != nil || got.ErrorType != seald.ErrorTypeBlockchain || got.ErrorMessage != "reverted" {
+			t.Errorf("record after FailBatch: %+v", got)
+		}
+	}
+	queue, err := s.AnchorQueue(ctx, seald.NetworkPolygon, seald.StateIPFSStored, 10)
+	ok(t, "AnchorQueue", err)
+	if len(queue) != 2 {
+		t.Errorf("%d records queued after FailBatch, want 2", len(queue))
+	}
+	open, err := s.OpenBatches(ctx, seald.NetworkPolygon)
+	ok(t, "OpenBatches", err)
+	equal(t, "OpenBatches after FailBatch", len(open), 0)
+	next, err := s.NextTokenID(ctx, seald.NetworkPolygon)
+	ok(t, "NextTokenID", err)
+	equal(t, "NextTokenID after FailBatch", next, uint64(1))
+	from, err := s.BatchesFrom(ctx, seald.NetworkPolygon, 1)
+	ok(t, "BatchesFrom", err)
+	equal(t, "BatchesFrom after FailBatch", len(from), 0)
+	wantCode(t, "FailBatch twice", s.FailBatch(ctx, bt, requeued, seald.ErrorTypeBlockchain, "again", now), seald.ECONFLICT)
+	// The same token ids go to the next batch.
+	again := batch(t, s, seald.NetworkPolygon, 1, a, b)
+	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, again, anchored, now))
+	wantCode(t, "FailBatch of a confirmed batch", s.FailBatch(ctx, again, requeued, seald.ErrorTypeBlockchain, "late", now), seald.ECONFLICT)
+	if got := record(t, s, a.Reference); got.State != seald.StateAnchored || got.TokenID != 1 {
+		t.Errorf("record after a refused FailBatch: %s token %d", got.State, got.TokenID)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -272,4 +273,49 @@ func TestStoppedLeaderIsFenced(t *testing.T) {
 		t.Errorf("anchor leaders after the wake-up: %v, want one", l)
 	}
 	t.Logf("%d records; instance %d took the lead %s after instance %d stopped", records, other, tookOver.Round(time.Millisecond), leader)
+}
+
+// TestRevertedBatchIsRequeued makes every batch revert on the real (embedded) chain: a gas limit too low for
+// the contract's writes lets the transaction in and makes it run out of gas. The batch is FAILED, its record
+// goes back to the queue with the revert as its BLOCKCHAIN_ERROR, the metric counts it, and the leader keeps
+// anchoring (new batches, new attempts) rather than retrying one batch for ever. Restarted with a sound
+// limit, the same data dir anchors the record.
+func TestRevertedBatchIsRequeued(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil, "--anchor-gas-limit", "30000")
+	r := in.post(authPath, map[string]any{"data": map[string]any{"revert": strconv.FormatInt(time.Now().UnixNano(), 10)}, "to": "a@example.com"})
+	if r.Status != 201 {
+		t.Fatalf("seal: %d %s", r.Status, r.Raw)
+	}
+	ref := str(r.Body, "data.reference")
+	deadline := time.Now().Add(60 * time.Second)
+	var failed float64
+	for failed < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%v batches failed in a minute, want at least 2 (the leader goes on anchoring)\n%s", failed, in.logText())
+		}
+		time.Sleep(100 * time.Millisecond)
+		failed, _ = sample(scrape(t, in.URL), "seald_batches_failed_total", map[string]string{"network": "POLYGON"})
+	}
+	st := in.get(statusPath + "?reference=" + ref)
+	if str(st.Body, "data.error_type") != "BLOCKCHAIN_ERROR" || !strings.Contains(str(st.Body, "data.error_message"), "failed on chain") {
+		t.Errorf("a record of a reverted batch shows %s", st.Raw)
+	}
+	if s := str(st.Body, "data.state"); s != "IPFS_STORED" && s != "ANCHOR_SUBMITTED" {
+		t.Errorf("record in %s, want it queued again (IPFS_STORED or in the next batch)", s)
+	}
+	if !strings.Contains(in.logText(), "anchoring batch failed on chain") {
+		t.Error("no log line names the failed batch")
+	}
+	in.stop()
+
+	in = startServe(t, dir, nil)
+	done := in.waitState(ref, "COMPLETED", 60*time.Second)
+	if str(done, "token_id") == "" || str(done, "error_type") != "" {
+		t.Errorf("after the restart: %v", done)
+	}
+	v := in.get(verifyBase + "reference?reference=" + ref + "&proof=1")
+	if v.Status != 200 || field(v.Body, "data.proof.token_id") != str(done, "token_id") {
+		t.Errorf("verify: %d %s", v.Status, v.Raw)
+	}
 }

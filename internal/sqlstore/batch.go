@@ -25,7 +25,7 @@ func (s *Store) NextTokenID(ctx context.Context, network string) (uint64, error)
 	next, err := one(ctx, s, s.op("NextTokenID"), func(row Row) (n int64, err error) {
 		err = row.Scan(&n)
 		return n, err
-	}, nil, `SELECT coalesce(max(first_token_id + count), 1) FROM batches WHERE network = ?`, network)
+	}, nil, `SELECT coalesce(max(first_token_id + count), 1) FROM batches WHERE network = ? AND state <> ?`, network, string(seald.BatchFailed))
 	return uint64(next), err
 }
 
@@ -183,8 +183,8 @@ func scanBatch(row Row) (*seald.Batch, error) {
 // OpenBatches returns the batches of a network that are not CONFIRMED, oldest first, for the anchor leader
 // to resume after a restart.
 func (s *Store) OpenBatches(ctx context.Context, network string) ([]*seald.Batch, error) {
-	return list(ctx, s, s.op("OpenBatches"), scanBatch, selectBatch+`WHERE network = ? AND state <> ? ORDER BY id`,
-		network, string(seald.BatchConfirmed))
+	return list(ctx, s, s.op("OpenBatches"), scanBatch, selectBatch+`WHERE network = ? AND state NOT IN (?, ?) ORDER BY id`,
+		network, string(seald.BatchConfirmed), string(seald.BatchFailed))
 }
 
 // Batch finds a batch by id.
@@ -200,7 +200,39 @@ func (s *Store) BatchesFrom(ctx context.Context, network string, tokenID uint64)
 		return []*seald.Batch{}, nil
 	}
 	return list(ctx, s, s.op("BatchesFrom"), scanBatch, selectBatch+`WHERE network = ? AND first_token_id + count > ?
-		ORDER BY first_token_id, id`, network, int64(tokenID))
+		AND state <> ? ORDER BY first_token_id, id`, network, int64(tokenID), string(seald.BatchFailed))
+}
+
+// FailBatch saves a batch as FAILED and takes its records in t.From out of it, moving them to t.To with the
+// error given and no batch, token id, leaf or Merkle path, in one transaction (fenced by t.Fence). A batch
+// already CONFIRMED or FAILED is ECONFLICT and nothing changes.
+func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transition, errorType, errorMessage string, now time.Time) error {
+	op := s.op("FailBatch")
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.checkFence(ctx, q, op, t.Fence); err != nil {
+			return err
+		}
+		n, err := q.Exec(ctx, `UPDATE batches SET state = ?, updated_at = ? WHERE id = ? AND state NOT IN (?, ?)`,
+			string(seald.BatchFailed), s.D.Time(now), b.ID, string(seald.BatchConfirmed), string(seald.BatchFailed))
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			if found, err := exists(ctx, q, "batches", b.ID); err != nil || !found {
+				return cmp.Or(err, NotFound(op, "batch %d not found", b.ID))
+			}
+			return Conflict(op, "batch %d is already confirmed or failed", b.ID)
+		}
+		_, err = q.Exec(ctx, `UPDATE records SET state = ?, batch_id = NULL, token_id = NULL, leaf = '',
+			merkle_path = NULL, error_type = ?, error_message = ?, updated_at = ? WHERE batch_id = ? AND state = ?`,
+			string(t.To), errorType, errorMessage, s.D.Time(now), b.ID, string(t.From))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	b.State, b.UpdatedAt = seald.BatchFailed, now.UTC().Truncate(time.Millisecond)
+	return nil
 }
 
 // SetBatchError records a chain fault on every record of a batch, leaving their state.

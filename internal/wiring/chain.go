@@ -23,7 +23,7 @@ import (
 func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts, closers *CloseList) error {
 	var polygon *evm.Anchorer
 	if cfg.Chain == "" || cfg.Chain == "embedded" {
-		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr})
+		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr, AnchorGasLimit: cfg.AnchorGasLimit})
 		if err != nil {
 			return fmt.Errorf("open embedded chain: %w", err)
 		}
@@ -110,5 +110,5 @@ func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract
 	if !common.IsHexAddress(contract) {
 		return nil, fmt.Errorf("contract address %q of %s is not an address", contract, network)
 	}
-	return evm.DialAnchorer(ctx, url, common.HexToAddress(contract), key, network, evm.Options{Confirmations: cfg.Confirmations})
+	return evm.DialAnchorer(ctx, url, common.HexToAddress(contract), key, network, evm.Options{Confirmations: cfg.Confirmations, AnchorGasLimit: cfg.AnchorGasLimit})
 }

@@ -39,6 +39,8 @@ type Config struct {
 	ChainKeyFile  string
 	ChainRPCAddr  string
 	Confirmations uint64
+	// AnchorGasLimit fixes the gas limit of anchor transactions (0: estimated).
+	AnchorGasLimit uint64
 	EOSChain      string
 	EOSKeyFile    string
 	EOSContract   string
@@ -88,6 +90,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.Contract, "contract", "", "SealRegistry address on the --chain network (deployed when empty)")
 	fs.StringVar(&cfg.ChainRPCAddr, "chain-rpc-addr", "127.0.0.1:8545", "where the embedded chain serves JSON-RPC (empty: off)")
 	fs.Uint64Var(&cfg.Confirmations, "confirmations", 0, "blocks after inclusion before a batch counts as anchored")
+	fs.Uint64Var(&cfg.AnchorGasLimit, "anchor-gas-limit", 0, "fixed gas limit of every anchoring transaction (0: estimate each; for nodes whose estimates cannot be trusted)")
 	fs.StringVar(&cfg.EOSChain, "eos-chain", "", "JSON-RPC URL of the EOS EVM node (empty: EOS off)")
 	fs.StringVar(&cfg.EOSKeyFile, "eos-key-file", "", "hex private key file of the EOS EVM signer")
 	fs.StringVar(&cfg.EOSContract, "eos-contract", "", "SealRegistry address on EOS EVM (deployed when empty)")
