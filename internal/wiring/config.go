@@ -41,12 +41,12 @@ type Config struct {
 	Confirmations uint64
 	// AnchorGasLimit fixes the gas limit of anchor transactions (0: estimated).
 	AnchorGasLimit uint64
-	EOSChain      string
-	EOSKeyFile    string
-	EOSContract   string
-	Contract      string
-	BatchSize     int
-	BatchWait     time.Duration
+	EOSChain       string
+	EOSKeyFile     string
+	EOSContract    string
+	Contract       string
+	BatchSize      int
+	BatchWait      time.Duration
 
 	SMTP     string
 	MailFrom string
