@@ -43,6 +43,22 @@ type BatchTx struct {
 	RawTx  []byte // the signed transaction as sent on the wire
 }
 
+// RevokeRequest asks an Anchorer for the signed transaction that revokes one token.
+type RevokeRequest struct {
+	TokenID uint64
+	// Nonce, when not nil, reuses that nonce: the new transaction replaces an earlier one that is stuck.
+	Nonce *uint64
+	// Attempt counts replacements; each raises the fees over the previous transaction's.
+	Attempt int
+}
+
+// SignedTx is a signed transaction, not yet sent.
+type SignedTx struct {
+	Nonce  uint64
+	TxHash string // 0x-prefixed
+	RawTx  []byte // as sent on the wire
+}
+
 // Receipt tells where a transaction was included.
 type Receipt struct {
 	TxHash      string
@@ -71,9 +87,10 @@ type Anchorer interface {
 	// Receipt returns where the transaction was included once it has the configured confirmations, nil and
 	// no error while it is unknown, pending or not yet confirmed, and a Permanent error if it reverted.
 	Receipt(ctx context.Context, txHash string) (*Receipt, error)
-	// Revoke marks a token revoked on chain and waits for the transaction's inclusion. Revoking a token
-	// that is already revoked succeeds.
-	Revoke(ctx context.Context, tokenID uint64) (txHash string, err error)
+	// BuildRevoke signs the transaction that marks a minted token revoked; nothing is sent. The caller
+	// saves it, sends it with Send and follows it with Receipt, as for a batch. Revoking a token that is
+	// already revoked succeeds on chain; a token that is not minted is a Permanent ENOTFOUND.
+	BuildRevoke(ctx context.Context, req RevokeRequest) (*SignedTx, error)
 	// IsRevoked reads a token's revocation from the chain.
 	IsRevoked(ctx context.Context, tokenID uint64) (bool, error)
 }

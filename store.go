@@ -225,6 +225,30 @@ type Batches interface {
 	SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error
 }
 
+// Revocation is the on-chain revocation of one token: its signed transaction, saved before it is sent, and
+// every replacement of it. Its State is SIGNED, SENT, CONFIRMED, or FAILED when the transaction reverted.
+type Revocation struct {
+	Network   string
+	TokenID   uint64
+	Reference string
+	Nonce     uint64
+	TxHash    string   // the latest signed transaction
+	TxHashes  []string // every signed attempt, oldest first; any of them may be the one included
+	RawTx     []byte   // the latest signed transaction
+	Attempt   int
+	State     BatchState
+	CreatedAt time.Time
+	UpdatedAt time.Time // when the latest transaction was signed or its state changed
+}
+
+// Revocations persists the revocation transactions of tokens.
+type Revocations interface {
+	// Revocation returns the revocation of a token; ENOTFOUND when there is none.
+	Revocation(ctx context.Context, network string, tokenID uint64) (*Revocation, error)
+	// SaveRevocation inserts the revocation of its token or replaces the one saved.
+	SaveRevocation(ctx context.Context, rv *Revocation) error
+}
+
 // Locks hands out the named locks that make one process the anchor leader of a network.
 type Locks interface {
 	// TryLock takes the named lock if no other process holds it; nil and no error when another does.
@@ -237,6 +261,7 @@ type Store interface {
 	Records
 	Jobs
 	Batches
+	Revocations
 	Locks
 	Close() error
 }

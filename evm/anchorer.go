@@ -383,29 +383,41 @@ func (a *Anchorer) reason(ctx context.Context, hash common.Hash, r *types.Receip
 	return revertError(err)
 }
 
-// Revoke marks a token revoked on chain and waits until the transaction has its confirmations. The
-// contract makes a second revocation a no-op, so retrying after a timeout is safe.
-func (a *Anchorer) Revoke(ctx context.Context, tokenID uint64) (string, error) {
-	data := a.abi.PackRevoke(new(big.Int).SetUint64(tokenID))
+// BuildRevoke signs the revocation of a token. With req.Nonce set it builds a replacement at that nonce whose
+// fees beat the earlier transaction's, as BuildBatch does. A token the contract has not minted is a
+// Permanent ENOTFOUND, found by the gas estimate before anything is signed.
+func (a *Anchorer) BuildRevoke(ctx context.Context, req seald.RevokeRequest) (*seald.SignedTx, error) {
+	data := a.abi.PackRevoke(new(big.Int).SetUint64(req.TokenID))
 	gas, err := estimate(ctx, a.client, a.s.from, &a.contract, data)
 	if err != nil {
 		if isRevert(err) {
-			return "", seald.Permanent(a.tokenError(tokenID, err))
+			return nil, seald.Permanent(a.tokenError(req.TokenID, err))
 		}
-		return "", fmt.Errorf("evm: estimate revoke gas: %w", err)
+		return nil, fmt.Errorf("evm: estimate revoke gas: %w", err)
 	}
-	tx, err := a.signTx(ctx, nil, 0, data, gas)
+	tx, err := a.signTx(ctx, req.Nonce, req.Attempt, data, gas)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	raw, err := tx.MarshalBinary()
 	if err != nil {
+		return nil, err
+	}
+	return &seald.SignedTx{Nonce: tx.Nonce(), TxHash: tx.Hash().Hex(), RawTx: raw}, nil
+}
+
+// Revoke signs and sends the revocation of a token and waits until the transaction has its confirmations:
+// the blocking form of BuildRevoke, Send and Receipt, for tools and tests (the pipeline saves the signed
+// transaction before it sends it). The contract makes a second revocation a no-op, so retrying is safe.
+func (a *Anchorer) Revoke(ctx context.Context, tokenID uint64) (string, error) {
+	stx, err := a.BuildRevoke(ctx, seald.RevokeRequest{TokenID: tokenID})
+	if err != nil {
 		return "", err
 	}
-	if err := a.Send(ctx, raw); err != nil {
+	if err := a.Send(ctx, stx.RawTx); err != nil {
 		return "", err
 	}
-	hash := tx.Hash().Hex()
+	hash := stx.TxHash
 	t := time.NewTicker(a.opts.PollInterval)
 	defer t.Stop()
 	for {

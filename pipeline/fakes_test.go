@@ -114,12 +114,21 @@ type fakeChain struct {
 	batches  int
 	nonce    uint64
 	rejected int
+	// holdRevokes keeps sent revocations out of blocks, as a node does with a fee too low to be included.
+	holdRevokes bool
+}
+
+func (c *fakeChain) setHoldRevokes(hold bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.holdRevokes = hold
 }
 
 type fakeTx struct {
-	first uint64
-	count int
-	nonce uint64
+	first  uint64
+	count  int
+	nonce  uint64
+	revoke uint64 // the token a revocation revokes; 0 for a batch
 }
 
 func newFakeChain() *fakeChain {
@@ -173,6 +182,15 @@ func (c *fakeChain) Send(ctx context.Context, raw []byte) error {
 		return nil
 	}
 	tx := c.txs[h]
+	if tx.revoke != 0 {
+		if c.holdRevokes {
+			return nil
+		}
+		c.revoked[tx.revoke]++
+		c.block++
+		c.mined[h] = seald.Receipt{TxHash: h, BlockNumber: c.block, BlockHash: fmt.Sprintf("0xblock%d", c.block)}
+		return nil
+	}
 	if tx.first != c.next {
 		c.rejected++ // the contract would revert; a duplicate never mints
 		return nil
@@ -196,18 +214,26 @@ func (c *fakeChain) Receipt(ctx context.Context, txHash string) (*seald.Receipt,
 	return nil, nil
 }
 
-func (c *fakeChain) Revoke(ctx context.Context, id uint64) (string, error) {
+func (c *fakeChain) BuildRevoke(ctx context.Context, req seald.RevokeRequest) (*seald.SignedTx, error) {
 	if err := c.take("rpc"); err != nil {
-		return "", err
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if id >= c.next {
-		// SealRegistry.revoke reverts for a token that is not minted; so does the fake.
-		return "", seald.Permanent(fmt.Errorf("execution reverted: token %d does not exist", id))
+	if req.TokenID >= c.next {
+		// SealRegistry.revoke reverts for a token that is not minted, and so the gas estimate fails; so
+		// does the fake.
+		return nil, seald.Permanent(fmt.Errorf("execution reverted: token %d does not exist", req.TokenID))
 	}
-	c.revoked[id]++
-	return "0xrevoke", nil
+	nonce := c.nonce
+	if req.Nonce != nil {
+		nonce = *req.Nonce
+	} else {
+		c.nonce++
+	}
+	h := fmt.Sprintf("0xrevoke-%d-%d-%d", req.TokenID, nonce, req.Attempt)
+	c.txs[h] = fakeTx{revoke: req.TokenID, nonce: nonce}
+	return &seald.SignedTx{Nonce: nonce, TxHash: h, RawTx: []byte(h)}, nil
 }
 
 func (c *fakeChain) IsRevoked(ctx context.Context, id uint64) (bool, error) {

@@ -52,6 +52,7 @@ type Store interface {
 	seald.Jobs
 	seald.Records
 	seald.Batches
+	seald.Revocations
 	seald.Locks
 }
 
@@ -89,6 +90,9 @@ type Pipeline struct {
 
 	wakeOnce sync.Once
 	wakeCh   chan struct{}
+	// revokeSent is when this process last sent each pending revocation (revocationKey -> time.Time), so that
+	// a transaction the node may have dropped is sent again, but not at every look.
+	revokeSent sync.Map
 }
 
 func (p *Pipeline) crash(point string) {
@@ -260,15 +264,19 @@ func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 	if err == nil {
 		err = p.step(stepCtx, j, r)
 	}
-	if !errors.Is(err, errNotAnchored) {
+	waiting := errors.Is(err, errNotAnchored) || errors.Is(err, errRevocationSent)
+	if !waiting {
 		p.Observer.StepDone(stepName(j.Kind), time.Since(start), err)
 	}
 	if err == nil {
 		return
 	}
-	if errors.Is(err, errNotAnchored) {
+	if waiting {
 		// Waiting is not a fault: keep whatever the record shows and look again later.
 		j.RunAt = p.now().Add(p.Anchor.MaxWait)
+		if errors.Is(err, errRevocationSent) {
+			j.RunAt = p.now().Add(min(p.Anchor.MaxWait, p.Poll))
+		}
 		if rerr := p.saveRetry(ctx, j, r.ErrorType, r.ErrorMessage); rerr != nil {
 			p.Logger.Error("save retry", "job", j.Kind, "reference", j.Reference, "err", rerr)
 		}
@@ -471,10 +479,113 @@ func (p *Pipeline) revoke(ctx context.Context, j *seald.Job, r *seald.Record) er
 	if b.State != seald.BatchConfirmed {
 		return errNotAnchored
 	}
-	if _, err := a.Revoke(ctx, r.TokenID); err != nil {
+	rv, err := p.Store.Revocation(ctx, r.Network, r.TokenID)
+	if seald.ErrorCode(err) == seald.ENOTFOUND {
+		return p.signRevocation(ctx, a, r, nil)
+	}
+	if err != nil {
 		return err
 	}
-	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, done, false) })
+	switch rv.State {
+	case seald.BatchConfirmed:
+		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, done, false) })
+	case seald.BatchFailed:
+		return p.signRevocation(ctx, a, r, nil) // a new transaction, at a new nonce
+	case seald.BatchSigned:
+		return p.sendRevocation(ctx, a, rv)
+	}
+	for i := len(rv.TxHashes) - 1; i >= 0; i-- {
+		rc, err := a.Receipt(ctx, rv.TxHashes[i])
+		if seald.IsPermanent(err) {
+			// It reverted: the next run signs a new one. The job counts the failure, so a cause that
+			// never goes away (the key lost the contract) ends in a failed step, not a loop.
+			rv.State, rv.UpdatedAt = seald.BatchFailed, p.now()
+			if serr := p.Store.SaveRevocation(ctx, rv); serr != nil {
+				return serr
+			}
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		if rc == nil {
+			continue
+		}
+		rv.State, rv.TxHash, rv.UpdatedAt = seald.BatchConfirmed, rc.TxHash, p.now()
+		if rv.TxHash == "" {
+			rv.TxHash = rv.TxHashes[i]
+		}
+		if err := p.Store.SaveRevocation(ctx, rv); err != nil {
+			return err
+		}
+		p.revokeSent.Delete(revocationKey(rv))
+		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, done, false) })
+	}
+	if p.now().Sub(rv.UpdatedAt) > p.ReplaceAfter {
+		return p.signRevocation(ctx, a, r, rv)
+	}
+	if last, ok := p.revokeSent.Load(revocationKey(rv)); !ok || time.Since(last.(time.Time)) > 5*time.Second {
+		// Not sent by this process yet, or the node may have dropped it: sending again is harmless.
+		return p.sendRevocation(ctx, a, rv)
+	}
+	return errRevocationSent
+}
+
+func revocationKey(rv *seald.Revocation) string {
+	return rv.Network + ":" + strconv.FormatUint(rv.TokenID, 10)
+}
+
+// errRevocationSent postpones a revocation job whose transaction is sent and not yet included: the leader
+// looks again at its next round, and anchoring goes on meanwhile.
+var errRevocationSent = errors.New("the revocation transaction is sent and not yet included")
+
+// signRevocation signs a revocation of the record's token and saves it before sending it, so that a crash
+// re-sends the same transaction. With stuck set, the new transaction replaces that one at its nonce with
+// higher fees. A signed transaction that could not be saved is forgotten and its nonce given back.
+func (p *Pipeline) signRevocation(ctx context.Context, a seald.Anchorer, r *seald.Record, stuck *seald.Revocation) error {
+	req := seald.RevokeRequest{TokenID: r.TokenID}
+	now := p.now()
+	rv := &seald.Revocation{Network: r.Network, TokenID: r.TokenID, Reference: r.Reference, CreatedAt: now}
+	if stuck != nil {
+		nonce := stuck.Nonce
+		req.Nonce, req.Attempt = &nonce, stuck.Attempt+1
+		rv = stuck
+	}
+	tx, err := a.BuildRevoke(ctx, req)
+	if err != nil {
+		return err
+	}
+	rv.Nonce, rv.TxHash, rv.RawTx, rv.Attempt = tx.Nonce, tx.TxHash, tx.RawTx, req.Attempt
+	rv.TxHashes = append(rv.TxHashes, tx.TxHash)
+	rv.State, rv.UpdatedAt = seald.BatchSigned, now
+	if err := p.Store.SaveRevocation(ctx, rv); err != nil {
+		if stuck == nil {
+			if rn, ok := a.(interface{ ResetNonce() }); ok {
+				rn.ResetNonce()
+			}
+		}
+		return err
+	}
+	if stuck != nil {
+		p.Logger.Warn("replaced stuck revocation transaction", "network", r.Network, "token", r.TokenID,
+			"attempt", rv.Attempt, "tx", tx.TxHash)
+	}
+	return p.sendRevocation(ctx, a, rv)
+}
+
+// sendRevocation broadcasts a saved revocation and marks it SENT.
+func (p *Pipeline) sendRevocation(ctx context.Context, a seald.Anchorer, rv *seald.Revocation) error {
+	if err := a.Send(ctx, rv.RawTx); err != nil {
+		return err
+	}
+	p.revokeSent.Store(revocationKey(rv), time.Now())
+	if rv.State == seald.BatchSigned {
+		rv.State = seald.BatchSent
+		if err := p.Store.SaveRevocation(ctx, rv); err != nil {
+			return err
+		}
+	}
+	return errRevocationSent
 }
 
 // nopObserver is the Observer of a Pipeline without one.

@@ -29,6 +29,8 @@ type env struct {
 	caller *seald.Caller
 	crash  func(string)
 	stop   func()
+	// replaceAfter is the pipeline's ReplaceAfter (0: its default).
+	replaceAfter time.Duration
 }
 
 func newEnv(t *testing.T) *env {
@@ -74,7 +76,7 @@ func (e *env) start(batch int) {
 		Link:      e.svc.VerificationLink,
 		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: 30 * time.Millisecond},
 		Retry:     pipeline.RetryPolicy{Base: 5 * time.Millisecond, Max: 40 * time.Millisecond, MaxAttempts: 8},
-		Poll:      10 * time.Millisecond, Workers: 3, Crash: e.crash,
+		Poll:      10 * time.Millisecond, Workers: 3, Crash: e.crash, ReplaceAfter: e.replaceAfter,
 	}
 	if err := e.store.ReleaseLeases(e.t.Context()); err != nil {
 		e.t.Fatal(err)
@@ -300,6 +302,51 @@ func TestPipelineRevocationReachesChain(t *testing.T) {
 	trail, err := e.store.AuditTrail(t.Context(), ref)
 	if err != nil || len(trail) != 1 || trail[0].From != seald.StatusActive || trail[0].To != seald.StatusRevoked {
 		t.Errorf("audit trail %v, %v", trail, err)
+	}
+}
+
+// A revocation's transaction is saved before it is sent, a stuck one is replaced at its nonce with a new
+// attempt, and anchoring goes on meanwhile: a record sealed while the revocation is stuck completes.
+func TestPipelineStuckRevocationReplaced(t *testing.T) {
+	e := newEnv(t)
+	e.replaceAfter = 150 * time.Millisecond
+	ref := e.seal(1).Reference
+	e.start(8)
+	r := e.waitState(ref, seald.StateCompleted)
+	e.chain.setHoldRevokes(true)
+	if _, err := e.svc.SetStatus(t.Context(), e.caller, ref, "REVOKED", "stuck"); err != nil {
+		t.Fatal(err)
+	}
+	var rv *seald.Revocation
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var err error
+		rv, err = e.store.Revocation(t.Context(), seald.NetworkPolygon, r.TokenID)
+		if err == nil && rv.Attempt >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no replacement of the stuck revocation: %+v, %v", rv, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if len(rv.TxHashes) != rv.Attempt+1 || rv.TxHash != rv.TxHashes[rv.Attempt] || rv.State == seald.BatchConfirmed {
+		t.Errorf("stuck revocation saved as %+v", rv)
+	}
+	first := rv.Nonce
+	later := e.seal(2).Reference
+	e.waitState(later, seald.StateCompleted)
+	if got := e.wait(ref, "still pending", func(*seald.Record) bool { return true }); got.RevokedOnChain {
+		t.Fatal("revoked on chain while the chain holds every revocation")
+	}
+	e.chain.setHoldRevokes(false)
+	e.wait(ref, "revoked on chain", func(r *seald.Record) bool { return r.RevokedOnChain })
+	rv, err := e.store.Revocation(t.Context(), seald.NetworkPolygon, r.TokenID)
+	if err != nil || rv.State != seald.BatchConfirmed || rv.Nonce != first {
+		t.Errorf("revocation after inclusion: %+v, %v (first nonce %d)", rv, err, first)
+	}
+	if n := e.chain.revocations(r.TokenID); n != 1 {
+		t.Errorf("token revoked %d times", n)
 	}
 }
 

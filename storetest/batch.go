@@ -15,6 +15,7 @@ var batchTests = []test{
 	{"UniqueTokens", testUniqueTokens},
 	{"Fenced", testFenced},
 	{"FailBatch", testFailBatch},
+	{"Revocations", testRevocations},
 	{"UpdateBatch", testUpdateBatch},
 	{"ConfirmBatch", testConfirmBatch},
 	{"TransitionAsTold", testTransitionAsTold},
@@ -453,4 +454,32 @@ func testFailBatch(t *testing.T, s seald.Store) {
 	if got := record(t, s, a.Reference); got.State != seald.StateAnchored || got.TokenID != 1 {
 		t.Errorf("record after a refused FailBatch: %s token %d", got.State, got.TokenID)
 	}
+}
+
+// A revocation is saved by network and token and read back as saved; saving it again replaces it, keeping
+// its creation time; the same token id on another network is another revocation.
+func testRevocations(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, err := s.Revocation(ctx, seald.NetworkPolygon, 7)
+	wantCode(t, "Revocation of a token never revoked", err, seald.ENOTFOUND)
+	tx := "0x" + randomHex(32)
+	rv := &seald.Revocation{Network: seald.NetworkPolygon, TokenID: 1<<40 + 7, Reference: "D-00000000-0000-4000-8000-000000000007",
+		Nonce: 1<<33 + 1, TxHash: tx, TxHashes: []string{tx}, RawTx: []byte{0x02, 0xf8, 0x01}, State: seald.BatchSigned,
+		CreatedAt: base, UpdatedAt: base}
+	ok(t, "SaveRevocation", s.SaveRevocation(ctx, rv))
+	got, err := s.Revocation(ctx, seald.NetworkPolygon, rv.TokenID)
+	ok(t, "Revocation", err)
+	equal(t, "saved Revocation", got, rv)
+	_, err = s.Revocation(ctx, seald.NetworkEOS, rv.TokenID)
+	wantCode(t, "Revocation of the token id on another network", err, seald.ENOTFOUND)
+
+	replacement := "0x" + randomHex(32)
+	next := *rv
+	next.TxHash, next.TxHashes, next.RawTx, next.Attempt = replacement, []string{tx, replacement}, []byte{0x02, 0x02}, 1
+	next.State, next.CreatedAt, next.UpdatedAt = seald.BatchSent, base.Add(time.Hour), base.Add(time.Minute)
+	ok(t, "SaveRevocation again", s.SaveRevocation(ctx, &next))
+	got, err = s.Revocation(ctx, seald.NetworkPolygon, rv.TokenID)
+	ok(t, "Revocation", err)
+	next.CreatedAt = base
+	equal(t, "replaced Revocation", got, &next)
 }
