@@ -2,6 +2,7 @@ package seald
 
 import (
 	"context"
+	"fmt"
 )
 
 // Networks a record can be anchored on. EOS is served through EOS EVM, so both are EVM chains to seald: a
@@ -19,6 +20,35 @@ type Chain struct {
 	// Explorer is the base URL of the network's block explorer in the style of polygonscan
 	// ({Explorer}/tx/{hash}, {Explorer}/token/{contract}?a={id}); empty when there is none (the embedded chain).
 	Explorer string
+	// Anchorer is the 0x address that signs the network's anchoring transactions.
+	Anchorer string
+	// Development marks seald's embedded development chain: a chain of this machine, not the network it
+	// stands in for. Everything that shows a chain says so (ChainName).
+	Development bool
+}
+
+// Name says which chain this is in words, for people: "Polygon PoS (chain 137)", "Polygon Amoy testnet
+// (chain 80002)", "EOS EVM (chain 17777)", and for the embedded chain "development chain (chain 1337), not
+// Polygon". blockchain_network stays POLYGON or EOS as the seed says; this is what a reader is shown beside it.
+func (c Chain) Name() string {
+	if c.Development {
+		return fmt.Sprintf("seald development chain (chain %s), not %s", c.ChainID, networkWord(c.Network))
+	}
+	known := map[string]string{
+		"137": "Polygon PoS", "80002": "Polygon Amoy testnet", "80001": "Polygon Mumbai testnet",
+		"17777": "EOS EVM", "15557": "EOS EVM testnet",
+	}
+	if n, ok := known[c.ChainID]; ok {
+		return fmt.Sprintf("%s (chain %s)", n, c.ChainID)
+	}
+	return fmt.Sprintf("%s-compatible chain %s", networkWord(c.Network), c.ChainID)
+}
+
+func networkWord(network string) string {
+	if network == NetworkEOS {
+		return "EOS EVM"
+	}
+	return "Polygon"
 }
 
 // BatchRequest asks an Anchorer for the signed transaction that anchors one batch.

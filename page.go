@@ -22,7 +22,10 @@ type PublicRecord struct {
 	Chain          Chain  // the network's contract and explorer
 	TokenID        uint64 // 0 until anchored
 	TxHash         string // the anchoring transaction, once its batch is confirmed
+	BlockNumber    uint64 // its block
 	RevokedOnChain bool
+	RevokeTx       string    // the revocation's transaction, once included
+	RevokedAt      time.Time // when its inclusion was seen
 	CreatedAt      time.Time
 	Business       *Business
 	Project        *Project
@@ -33,6 +36,59 @@ type PublicRecord struct {
 // truncated, sealed under another key), is ENOTFOUND: the page answers "no such record", and a link that
 // can never be valid is not a client error worth telling apart from one that is simply unknown.
 func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, error) {
+	r, err := s.publicLookup(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Privacy != PrivacyPublic {
+		return &PublicRecord{Private: true, Status: r.Status}, nil
+	}
+	v, err := s.verification(ctx, nil, r)
+	if err != nil {
+		return nil, err
+	}
+	pr := &PublicRecord{
+		Status: r.Status, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+		Chain: s.Chains[r.Network], TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
+		Business: v.Business, Project: v.Project,
+	}
+	if r.TokenID != 0 && r.BatchID != 0 {
+		b, err := s.Store.Batch(ctx, r.BatchID)
+		if err != nil {
+			return nil, err
+		}
+		if b.State == BatchConfirmed {
+			pr.TxHash, pr.BlockNumber = b.TxHash, b.BlockNumber
+		} else {
+			pr.TokenID = 0 // not anchored until its batch is confirmed, as in the proof bundle
+		}
+	}
+	if r.RevokedOnChain {
+		rv, err := s.Store.Revocation(ctx, r.Network, r.TokenID)
+		if err == nil && rv.State == BatchConfirmed {
+			pr.RevokeTx, pr.RevokedAt = rv.TxHash, rv.UpdatedAt
+		} else if err != nil && ErrorCode(err) != ENOTFOUND {
+			return nil, err
+		}
+	}
+	return pr, nil
+}
+
+// PublicProof returns the proof bundle of the record a public link names, for anyone: only for a PUBLIC
+// record, and once it is anchored; ENOTFOUND otherwise, as the page.
+func (s *Service) PublicProof(ctx context.Context, id string) (*Proof, error) {
+	r, err := s.publicLookup(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Privacy != PrivacyPublic {
+		return nil, Errorf(ENOTFOUND, "no sealed record under this reference")
+	}
+	return s.Proof(ctx, r)
+}
+
+// publicLookup finds the record a public link names (see PublicRecord).
+func (s *Service) publicLookup(ctx context.Context, id string) (*Record, error) {
 	notFound := Errorf(ENOTFOUND, "no sealed record under this reference")
 	var r *Record
 	var err error
@@ -57,28 +113,5 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 	if err != nil {
 		return nil, err
 	}
-	if r.Privacy != PrivacyPublic {
-		return &PublicRecord{Private: true, Status: r.Status}, nil
-	}
-	v, err := s.verification(ctx, nil, r)
-	if err != nil {
-		return nil, err
-	}
-	pr := &PublicRecord{
-		Status: r.Status, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
-		Chain: s.Chains[r.Network], TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
-		Business: v.Business, Project: v.Project,
-	}
-	if r.TokenID != 0 && r.BatchID != 0 {
-		b, err := s.Store.Batch(ctx, r.BatchID)
-		if err != nil {
-			return nil, err
-		}
-		if b.State == BatchConfirmed {
-			pr.TxHash = b.TxHash
-		} else {
-			pr.TokenID = 0 // not anchored until its batch is confirmed, as in the proof bundle
-		}
-	}
-	return pr, nil
+	return r, nil
 }

@@ -4,18 +4,24 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
-
+	"fmt"
 	"strconv"
+
+	"seald/jcs"
 )
 
-// ProofVersion is the format version of proof bundles; verifiers refuse bundles of versions they do not know.
-const ProofVersion = 1
+// ProofVersion is the format version of the proof bundles seald makes. Version 1 bundles (seald before the
+// trust root) are still read and checked; verifiers refuse versions they do not know.
+const ProofVersion = 2
 
 // Proof is a record's proof bundle: everything needed to check, without calling seald, that the data with
 // this hash was anchored on the chain as this token, and that seald vouched for the record. It is the
-// `proof` member of a verification result with ?proof=1, and the file `seald proof verify` reads.
+// `proof` member of a verification result with ?proof=1, the file GET /v/{reference}/proof.json serves, and
+// the file `seald proof verify` reads. Who the issuer is (its chain, contract, anchoring address and keys) is
+// not taken from the bundle: a verifier checks the bundle against the issuer's trust root (TrustRoot).
 type Proof struct {
 	Version     int      `json:"version"`
 	Reference   string   `json:"reference"`
@@ -23,6 +29,7 @@ type Proof struct {
 	CID         string   `json:"cid"`         // IPFS CID of the stored (encrypted) envelope
 	Network     string   `json:"network"`     // POLYGON or EOS
 	ChainID     string   `json:"chain_id"`    // decimal EIP-155 chain id
+	ChainName   string   `json:"chain_name"`  // the chain in words (Chain.Name); says so for a development chain
 	Contract    string   `json:"contract"`    // SealRegistry address
 	TokenID     string   `json:"token_id"`    // decimal
 	Leaf        string   `json:"leaf"`        // 0x hex, the Merkle leaf binding token id and hash
@@ -30,13 +37,19 @@ type Proof struct {
 	Root        string   `json:"root"`        // 0x hex Merkle root stored by the batch transaction
 	TxHash      string   `json:"tx_hash"`
 	BlockNumber uint64   `json:"block_number"`
+	KeyID       string   `json:"key_id"`     // KeyID of the signing key (version 2)
 	PublicKey   string   `json:"public_key"` // base64 (std) Ed25519 public key of the service
 	Signature   string   `json:"signature"`  // base64 (std) Ed25519 signature over Digest()
 }
 
-// signedFields are the members of a proof that the service's signature covers. Field order is fixed here
-// and the digest is computed over this struct's JSON, whose members are all strings: its encoding is
-// already canonical, so no canonicalizer is needed to reproduce it.
+// KeyID names a signing key: the first 16 hex digits of the SHA-256 of its raw public key.
+func KeyID(pub ed25519.PublicKey) string {
+	sum := sha256.Sum256(pub)
+	return hex.EncodeToString(sum[:8])
+}
+
+// signedFields are the members of a version 1 proof that its signature covers, in a fixed order; all are
+// strings, so their JSON is already canonical.
 type signedFields struct {
 	Version   string `json:"version"`
 	Reference string `json:"reference"`
@@ -48,29 +61,50 @@ type signedFields struct {
 	TokenID   string `json:"token_id"`
 }
 
-// Digest is the record digest the service signs: SHA-256 over the JSON of the fields that identify the
-// sealed record and where it is anchored. The Merkle path and block are not signed: the chain proves them.
+// Digest is what the service signs. Version 2: SHA-256 of "seald proof v2\n" followed by the RFC 8785
+// canonical JSON of every member of the bundle but signature, so that no member can be changed without
+// breaking the signature. Version 1: SHA-256 over the JSON of the identifying members only.
 func (p *Proof) Digest() [32]byte {
-	b, _ := json.Marshal(signedFields{
-		Version: strconv.Itoa(p.Version), Reference: p.Reference, Hash: p.Hash, CID: p.CID,
-		Network: p.Network, ChainID: p.ChainID, Contract: p.Contract, TokenID: p.TokenID,
-	})
-	return sha256.Sum256(append([]byte("seald record digest\n"), b...))
+	if p.Version == 1 {
+		b, _ := json.Marshal(signedFields{
+			Version: strconv.Itoa(p.Version), Reference: p.Reference, Hash: p.Hash, CID: p.CID,
+			Network: p.Network, ChainID: p.ChainID, Contract: p.Contract, TokenID: p.TokenID,
+		})
+		return sha256.Sum256(append([]byte("seald record digest\n"), b...))
+	}
+	unsigned := *p
+	unsigned.Signature = ""
+	b, _ := json.Marshal(&unsigned)
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(b, &m)
+	delete(m, "signature")
+	b, _ = json.Marshal(m)
+	c, err := jcs.Canonicalize(b)
+	if err != nil {
+		c = b // unreachable: encoding/json's output always has a canonical form
+	}
+	return sha256.Sum256(append([]byte("seald proof v2\n"), c...))
 }
 
-// Sign sets PublicKey and Signature with the service's key.
+// Sign sets KeyID, PublicKey and Signature with the service's key.
 func (p *Proof) Sign(s Signer) {
-	d := p.Digest()
+	if p.Version >= 2 {
+		p.KeyID = KeyID(s.PublicKey())
+	}
 	p.PublicKey = base64.StdEncoding.EncodeToString(s.PublicKey())
+	d := p.Digest()
 	p.Signature = base64.StdEncoding.EncodeToString(s.Sign(d[:]))
 }
 
-// VerifySignature checks the signature against the public key in the bundle. Whether that key is the
-// service's is for the verifier to decide (it is published at /.well-known/seald-key).
+// VerifySignature checks the signature against the public key in the bundle, and that the key id names
+// that key. Whether the key is the issuer's is for the trust root to say (TrustRoot.Check).
 func (p *Proof) VerifySignature() error {
 	pub, err := base64.StdEncoding.DecodeString(p.PublicKey)
 	if err != nil || len(pub) != ed25519.PublicKeySize {
 		return errors.New("public key is not a base64 Ed25519 key")
+	}
+	if p.Version >= 2 && p.KeyID != KeyID(pub) {
+		return fmt.Errorf("key_id %q does not name the bundle's public key (%s)", p.KeyID, KeyID(pub))
 	}
 	sig, err := base64.StdEncoding.DecodeString(p.Signature)
 	if err != nil || len(sig) != ed25519.SignatureSize {
@@ -78,7 +112,7 @@ func (p *Proof) VerifySignature() error {
 	}
 	d := p.Digest()
 	if !ed25519.Verify(pub, d[:], sig) {
-		return errors.New("signature does not match the record digest")
+		return errors.New("signature does not match the bundle")
 	}
 	return nil
 }
@@ -90,8 +124,8 @@ func ParseProof(b []byte) (*Proof, error) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, Errorf(EINVALID, "not a proof bundle: %v", err)
 	}
-	if p.Version != ProofVersion {
-		return nil, Errorf(EINVALID, "proof bundle version %d is not supported (want %d)", p.Version, ProofVersion)
+	if p.Version < 1 || p.Version > ProofVersion {
+		return nil, Errorf(EINVALID, "proof bundle version %d is not supported (seald reads 1 to %d)", p.Version, ProofVersion)
 	}
 	for _, f := range []struct{ name, v string }{
 		{"reference", p.Reference}, {"hash", p.Hash}, {"network", p.Network}, {"chain_id", p.ChainID},

@@ -40,12 +40,13 @@ type Service struct {
 	cache tenantCache
 }
 
-// ServiceStore is what Service uses of the stores: tenants and records, and the batches a record's proof
-// is read from.
+// ServiceStore is what Service uses of the stores: tenants and records, and the batches and revocations a
+// record's proof and page are read from.
 type ServiceStore interface {
 	Tenants
 	Records
 	Batch(ctx context.Context, id int64) (*Batch, error)
+	Revocation(ctx context.Context, network string, tokenID uint64) (*Revocation, error)
 }
 
 // DefaultSubject is the e-mail subject when the caller gives none.

@@ -188,7 +188,7 @@ func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
 	ch := s.Chains[r.Network]
 	p := &Proof{
 		Version: ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
-		ChainID: ch.ChainID, Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10),
+		ChainID: ch.ChainID, ChainName: ch.Name(), Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10),
 		Leaf: r.Leaf, MerklePath: r.MerklePath, Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber,
 	}
 	if p.MerklePath == nil {

@@ -57,6 +57,8 @@ type Options struct {
 	PollInterval time.Duration
 	// AnchorGasLimit, when not 0, is the gas limit of every anchor transaction instead of an estimate.
 	AnchorGasLimit uint64
+	// Development marks the chain as seald's embedded development chain (seald.Chain.Development).
+	Development bool
 }
 
 // Anchorer implements seald.Anchorer over JSON-RPC, so the same code anchors on the embedded chain
@@ -147,7 +149,8 @@ func (a *Anchorer) Address() common.Address { return a.s.from }
 
 // Chain describes the network, chain id and contract.
 func (a *Anchorer) Chain() seald.Chain {
-	return seald.Chain{Network: a.network, ChainID: a.s.chainID.String(), Contract: a.contract.Hex()}
+	return seald.Chain{Network: a.network, ChainID: a.s.chainID.String(), Contract: a.contract.Hex(),
+		Anchorer: a.s.from.Hex(), Development: a.opts.Development}
 }
 
 // NextTokenID reads the id the contract gives the next minted token.

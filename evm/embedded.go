@@ -279,7 +279,7 @@ func (e *Embedded) RPCURL() string {
 // Anchorer returns an Anchorer over the in-process client with 0 confirmations (see Embedded) under the
 // network name.
 func (e *Embedded) Anchorer(ctx context.Context, network string) (*Anchorer, error) {
-	return NewAnchorer(ctx, e.client, e.contract, e.key, network, Options{PollInterval: 20 * time.Millisecond, AnchorGasLimit: e.gasLimit})
+	return NewAnchorer(ctx, e.client, e.contract, e.key, network, Options{PollInterval: 20 * time.Millisecond, AnchorGasLimit: e.gasLimit, Development: true})
 }
 
 // Close stops the node, flushing the chain to disk.

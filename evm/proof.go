@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -61,54 +62,77 @@ func FillProof(p *seald.Proof, chain seald.Chain, tokenID uint64, path []string,
 // service's Ed25519 signature covers the record. The first check that fails is returned as an EINVALID
 // *seald.Error naming it; a node that cannot answer is EUNAVAILABLE.
 func VerifyProof(ctx context.Context, client *ethclient.Client, p *seald.Proof) error {
+	c, err := CheckProof(ctx, client, p)
+	if err != nil {
+		return err
+	}
+	if c.Revoked {
+		return rejected("token %s is revoked", p.TokenID)
+	}
+	return nil
+}
+
+// ProofCheck is what CheckProof found on the chain beyond the bundle's validity.
+type ProofCheck struct {
+	// Revoked: the contract says the token is revoked.
+	Revoked bool
+	// Sender is the 0x address that signed the anchoring transaction: a trust root names the issuer's.
+	Sender string
+	// Anchored is the time of the block that holds the anchoring transaction.
+	Anchored time.Time
+}
+
+// CheckProof does the checks of VerifyProof, except that a revoked token is reported in the result rather
+// than as an error, and also returns who sent the anchoring transaction and when its block was made.
+func CheckProof(ctx context.Context, client *ethclient.Client, p *seald.Proof) (*ProofCheck, error) {
 	if p == nil {
-		return rejected("no proof bundle")
+		return nil, rejected("no proof bundle")
 	}
 	tokenID, err := strconv.ParseUint(p.TokenID, 10, 64)
 	if err != nil {
-		return rejected("token id %q is not a decimal token id", p.TokenID)
+		return nil, rejected("token id %q is not a decimal token id", p.TokenID)
 	}
 	hash, err := decodeHash(p.Hash)
 	if err != nil {
-		return rejected("hash %q is not a SHA-256 hex digest", p.Hash)
+		return nil, rejected("hash %q is not a SHA-256 hex digest", p.Hash)
 	}
 	leaf, err := decodeNode(p.Leaf)
 	if err != nil {
-		return rejected("leaf: %v", err)
+		return nil, rejected("leaf: %v", err)
 	}
 	if LeafHash(tokenID, hash) != leaf {
-		return rejected("hash does not match the anchored leaf of token %d", tokenID)
+		return nil, rejected("hash does not match the anchored leaf of token %d", tokenID)
 	}
 	path, err := decodeNodes(p.MerklePath)
 	if err != nil {
-		return rejected("merkle path: %v", err)
+		return nil, rejected("merkle path: %v", err)
 	}
 	root, err := decodeNode(p.Root)
 	if err != nil {
-		return rejected("root: %v", err)
+		return nil, rejected("root: %v", err)
 	}
 	if !VerifyMerkle(leaf, path, root) {
-		return rejected("Merkle path does not lead from the leaf to root %s", p.Root)
+		return nil, rejected("Merkle path does not lead from the leaf to root %s", p.Root)
 	}
 
 	// The chain.
 	id, err := client.ChainID(ctx)
 	if err != nil {
-		return unavailable("chain id", err)
+		return nil, unavailable("chain id", err)
 	}
 	if p.ChainID != id.String() {
-		return rejected("chain id %s does not match the node's %s", p.ChainID, id)
+		return nil, rejected("chain id %s does not match the node's %s", p.ChainID, id)
 	}
 	if !common.IsHexAddress(p.Contract) {
-		return rejected("contract %q is not an address", p.Contract)
+		return nil, rejected("contract %q is not an address", p.Contract)
 	}
 	contract := common.HexToAddress(p.Contract)
 	code, err := client.CodeAt(ctx, contract, nil)
 	if err != nil {
-		return unavailable("contract code", err)
+		return nil, unavailable("contract code", err)
 	}
 	if len(code) == 0 {
-		return rejected("no contract at %s on chain %s", contract.Hex(), id)
+		return nil, rejected("no contract at %s on chain %s", contract.Hex(), id)
 	}
 	reg := registry.NewSealRegistry()
 	tok := new(big.Int).SetUint64(tokenID)
@@ -118,95 +142,104 @@ func VerifyProof(ctx context.Context, client *ethclient.Client, p *seald.Proof) 
 	out, err := call(reg.PackRootOf(tok))
 	if err != nil {
 		if isRevert(err) {
-			return rejected("contract %s has no token %d", contract.Hex(), tokenID)
+			return nil, rejected("contract %s has no token %d", contract.Hex(), tokenID)
 		}
-		return unavailable("rootOf", err)
+		return nil, unavailable("rootOf", err)
 	}
 	onChain, err := reg.UnpackRootOf(out)
 	if err != nil {
-		return rejected("contract %s is not a SealRegistry: %v", contract.Hex(), err)
+		return nil, rejected("contract %s is not a SealRegistry: %v", contract.Hex(), err)
 	}
 	if onChain != root {
-		return rejected("root %s is not the root contract %s holds for token %d (%s)", p.Root, contract.Hex(), tokenID, hexutil.Encode(onChain[:]))
+		return nil, rejected("root %s is not the root contract %s holds for token %d (%s)", p.Root, contract.Hex(), tokenID, hexutil.Encode(onChain[:]))
 	}
 	if out, err = call(reg.PackVerify(tok, hash, path)); err != nil {
-		return unavailable("verify", err)
+		return nil, unavailable("verify", err)
 	}
 	if ok, err := reg.UnpackVerify(out); err != nil || !ok {
-		return rejected("contract %s does not verify the proof of token %d", contract.Hex(), tokenID)
+		return nil, rejected("contract %s does not verify the proof of token %d", contract.Hex(), tokenID)
 	}
 
 	// The transaction that anchored the root.
-	if err := checkAnchorTx(ctx, client, p, contract, tokenID, root); err != nil {
-		return err
+	check, err := checkAnchorTx(ctx, client, p, contract, tokenID, root, id)
+	if err != nil {
+		return nil, err
 	}
 
 	if out, err = call(reg.PackIsRevoked(tok)); err != nil {
-		return unavailable("isRevoked", err)
+		return nil, unavailable("isRevoked", err)
 	}
 	revoked, err := reg.UnpackIsRevoked(out)
 	if err != nil {
-		return rejected("isRevoked: %v", err)
+		return nil, rejected("isRevoked: %v", err)
 	}
-	if revoked {
-		return rejected("token %d is revoked", tokenID)
-	}
+	check.Revoked = revoked
 	if err := p.VerifySignature(); err != nil {
-		return rejected("signature: %v", err)
+		return nil, rejected("signature: %v", err)
 	}
-	return nil
+	return check, nil
 }
 
 // checkAnchorTx checks that the bundle's transaction is a successful anchor call on the contract, in the
 // bundle's block, that stored the bundle's root for a range holding the token.
-func checkAnchorTx(ctx context.Context, client *ethclient.Client, p *seald.Proof, contract common.Address, tokenID uint64, root [32]byte) error {
+func checkAnchorTx(ctx context.Context, client *ethclient.Client, p *seald.Proof, contract common.Address, tokenID uint64, root [32]byte, chainID *big.Int) (*ProofCheck, error) {
 	if !isTxHash(p.TxHash) {
-		return rejected("tx_hash %q is not a transaction hash", p.TxHash)
+		return nil, rejected("tx_hash %q is not a transaction hash", p.TxHash)
 	}
 	hash := common.HexToHash(p.TxHash)
 	tx, pending, err := client.TransactionByHash(ctx, hash)
 	if notFound(err) {
-		return rejected("transaction %s is not on the chain", p.TxHash)
+		return nil, rejected("transaction %s is not on the chain", p.TxHash)
 	}
 	if err != nil {
-		return unavailable("transaction", err)
+		return nil, unavailable("transaction", err)
 	}
 	if pending {
-		return rejected("transaction %s is still pending", p.TxHash)
+		return nil, rejected("transaction %s is still pending", p.TxHash)
 	}
 	r, err := client.TransactionReceipt(ctx, hash)
 	if err != nil {
-		return unavailable("receipt", err)
+		return nil, unavailable("receipt", err)
 	}
 	if r.BlockNumber.Uint64() != p.BlockNumber {
-		return rejected("transaction %s is in block %s, not block %d", p.TxHash, r.BlockNumber, p.BlockNumber)
+		return nil, rejected("transaction %s is in block %s, not block %d", p.TxHash, r.BlockNumber, p.BlockNumber)
 	}
 	if r.Status != types.ReceiptStatusSuccessful {
-		return rejected("transaction %s reverted", p.TxHash)
+		return nil, rejected("transaction %s reverted", p.TxHash)
 	}
 	if tx.To() == nil || *tx.To() != contract {
-		return rejected("transaction %s was not sent to contract %s", p.TxHash, contract.Hex())
+		return nil, rejected("transaction %s was not sent to contract %s", p.TxHash, contract.Hex())
 	}
 	method, ok := contractABI().Methods["anchor"]
 	data := tx.Data()
 	if !ok || len(data) < 4 || !bytes.Equal(data[:4], method.ID) {
-		return rejected("transaction %s did not call anchor", p.TxHash)
+		return nil, rejected("transaction %s did not call anchor", p.TxHash)
 	}
 	args, err := method.Inputs.Unpack(data[4:])
 	if err != nil || len(args) != 3 {
-		return rejected("transaction %s has malformed anchor arguments", p.TxHash)
+		return nil, rejected("transaction %s has malformed anchor arguments", p.TxHash)
 	}
 	txRoot, _ := args[0].([32]byte)
 	first, _ := args[1].(*big.Int)
 	count, _ := args[2].(*big.Int)
 	if txRoot != root {
-		return rejected("transaction %s anchored root %s, not %s", p.TxHash, hexutil.Encode(txRoot[:]), p.Root)
+		return nil, rejected("transaction %s anchored root %s, not %s", p.TxHash, hexutil.Encode(txRoot[:]), p.Root)
 	}
 	tok := new(big.Int).SetUint64(tokenID)
 	if first == nil || count == nil || tok.Cmp(first) < 0 || tok.Cmp(new(big.Int).Add(first, count)) >= 0 {
-		return rejected("transaction %s did not mint token %d", p.TxHash, tokenID)
+		return nil, rejected("transaction %s did not mint token %d", p.TxHash, tokenID)
 	}
-	return nil
+	from, err := types.Sender(types.LatestSignerForChainID(chainID), tx)
+	if err != nil {
+		return nil, rejected("transaction %s: its signer cannot be recovered: %v", p.TxHash, err)
+	}
+	check := &ProofCheck{Sender: from.Hex()}
+	if h, err := client.HeaderByNumber(ctx, r.BlockNumber); err == nil {
+		check.Anchored = time.Unix(int64(h.Time), 0).UTC()
+	} else {
+		return nil, unavailable("block header", err)
+	}
+	return check, nil
 }
 
 func rejected(format string, args ...any) error {

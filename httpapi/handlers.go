@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -315,6 +316,18 @@ func (s *Server) publicKey(w http.ResponseWriter, r *http.Request) {
 		Algorithm: "Ed25519",
 		PublicKey: base64.StdEncoding.EncodeToString(s.Service.Secrets.PublicKey()),
 	})
+}
+
+// trustRoot serves the issuer's trust root as a bare document, not in an envelope: it is a file that
+// verifiers keep and pass to `seald proof verify --trust`.
+func (s *Server) trustRoot(w http.ResponseWriter, r *http.Request) {
+	b, err := json.MarshalIndent(s.Service.TrustRoot(), "", "  ")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(append(b, '\n'))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

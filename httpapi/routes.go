@@ -32,6 +32,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/verification/api/v1/verify/ovi", s.authenticate(s.verifyOVI))
 	handle("GET", "/svc-data/data/download", s.authenticate(s.download))
 	handle("GET", "/.well-known/seald-key", s.publicKey)
+	handle("GET", "/.well-known/seald-trust.json", s.trustRoot)
 	handle("GET", "/healthz", s.healthz)
 	handle("GET", "/readyz", s.readyz)
 	handle("GET", "/openapi.json", s.openapi)

@@ -445,7 +445,7 @@ func (p *Pipeline) sign(r *seald.Record, u *seald.RecordUpdate) error {
 	}
 	ch := a.Chain()
 	pr := &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
-		ChainID: ch.ChainID, Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
+		ChainID: ch.ChainID, ChainName: ch.Name(), Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
 	pr.Sign(p.Secrets)
 	u.Signature, u.ClearError, u.At = pr.Signature, true, p.now()
 	if r.State != seald.StateFailed {

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -50,6 +51,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.once.Do(func() {
 		mux := http.NewServeMux()
 		mux.HandleFunc("GET /v/{id}", p.record)
+		mux.HandleFunc("GET /v/{id}/proof.json", p.proof)
 		mux.HandleFunc("GET /v/{id}/qr.png", p.qr(qrPNG, "image/png"))
 		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
 		mux.HandleFunc("GET /assets/{name}", serveAsset)
@@ -81,6 +83,27 @@ func (p *Page) record(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.render(w, http.StatusOK, recordPage, p.view(id, rec))
+}
+
+// proof serves the proof bundle of a PUBLIC anchored record to anyone, as a file `seald proof verify` and
+// any independent verifier read; a PRIVATE, unknown or not yet anchored record is the page's 404.
+func (p *Page) proof(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	pr, err := p.Service.PublicProof(r.Context(), id)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	b, err := json.MarshalIndent(pr, "", "  ")
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="`+pr.Reference+`.proof.json"`)
+	h.Set("Cache-Control", "no-store")
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // fail answers an error as an HTML page. The API's code-to-status table is for JSON clients; a person only

@@ -35,7 +35,15 @@ type recordView struct {
 	ProjectLogo  string
 
 	Network        string
+	ChainName      string // the chain in words; says so for a development chain
+	Development    bool
 	ChainID        string
+	BlockNumber    uint64
+	ProofLink      string // the public proof bundle, once anchored
+	TrustURL       string // the issuer's trust root
+	RevokeTx       string
+	RevokeTxLink   string
+	RevokedAt      string
 	Contract       string
 	ContractLink   string
 	TokenID        string // empty until anchored
@@ -92,6 +100,11 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 	}
 	ch := r.Chain
 	v.ChainID, v.Contract, v.RevokedOnChain = ch.ChainID, ch.Contract, r.RevokedOnChain
+	v.ChainName, v.Development = ch.Name(), ch.Development
+	if r.RevokeTx != "" {
+		v.RevokeTx = r.RevokeTx
+		v.RevokedAt = r.RevokedAt.UTC().Format("2 January 2006, 15:04:05 UTC")
+	}
 	explorer := httpURL(ch.Explorer)
 	explorer = strings.TrimRight(explorer, "/")
 	if explorer != "" && ch.Contract != "" {
@@ -99,7 +112,12 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 	}
 	if r.TokenID != 0 {
 		v.TokenID = strconv.FormatUint(r.TokenID, 10)
-		v.TxHash = r.TxHash
+		v.TxHash, v.BlockNumber = r.TxHash, r.BlockNumber
+		v.ProofLink = "/v/" + id + "/proof.json"
+		v.TrustURL = strings.TrimRight(p.Service.PublicURL, "/") + "/.well-known/seald-trust.json"
+		if explorer != "" && v.RevokeTx != "" {
+			v.RevokeTxLink = explorer + "/tx/" + v.RevokeTx
+		}
 		if explorer != "" {
 			v.TokenLink = explorer + "/token/" + ch.Contract + "?a=" + v.TokenID
 			if r.TxHash != "" {

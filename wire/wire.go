@@ -99,6 +99,7 @@ type Proof struct {
 	CID         string   `json:"cid"`
 	Network     string   `json:"network"`
 	ChainID     string   `json:"chain_id"`
+	ChainName   string   `json:"chain_name"`
 	Contract    string   `json:"contract"`
 	TokenID     string   `json:"token_id"`
 	Leaf        string   `json:"leaf"`
@@ -106,6 +107,7 @@ type Proof struct {
 	Root        string   `json:"root"`
 	TxHash      string   `json:"tx_hash"`
 	BlockNumber uint64   `json:"block_number"`
+	KeyID       string   `json:"key_id"`
 	PublicKey   string   `json:"public_key"`
 	Signature   string   `json:"signature"`
 }

@@ -147,9 +147,19 @@ func verifyCommand(ctx context.Context, args []string, getenv func(string) strin
 		return err
 	}
 	if *asJSON {
-		return printJSON(stdout, v)
+		err = printJSON(stdout, v)
+	} else {
+		printVerification(stdout, v)
 	}
-	printVerification(stdout, v)
+	if err != nil {
+		return err
+	}
+	switch v.Status {
+	case "REVOKED":
+		return &exitError{code: exitRevoked, err: fmt.Errorf("%s is REVOKED", v.Details.Reference)}
+	case "SUSPENDED":
+		return &exitError{code: exitSuspended, err: fmt.Errorf("%s is SUSPENDED", v.Details.Reference)}
+	}
 	return nil
 }
 

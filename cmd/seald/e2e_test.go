@@ -331,6 +331,10 @@ func TestEndToEnd(t *testing.T) {
 		if r := in.call("GET", "/.well-known/seald-key", "", "", "", nil); r.Status != 200 || str(r.Body, "data.algorithm") != "Ed25519" {
 			t.Errorf("public key: %d %s", r.Status, r.Raw)
 		}
+		if r := in.call("GET", "/.well-known/seald-trust.json", "", "", "", nil); r.Status != 200 ||
+			field(r.Body, "version") != float64(1) || !strings.Contains(string(r.Raw), `"development": true`) {
+			t.Errorf("trust root: %d %s", r.Status, r.Raw)
+		}
 		if r := in.call("GET", "/readyz", "", "", "", nil); r.Status != 200 || r.Body["success"] != true {
 			t.Errorf("readyz: %d %s", r.Status, r.Raw)
 		}

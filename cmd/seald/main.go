@@ -19,10 +19,11 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
+		var quiet *exitError
+		if !errors.Is(err, flag.ErrHelp) && !(errors.As(err, &quiet) && quiet.code >= exitRevoked) {
 			fmt.Fprintln(os.Stderr, "seald:", err)
 		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -39,11 +40,16 @@ commands:
   project rate --project ID --rate-limit N --rate-burst N
                                           a project's own requests per second per API key (0: serve's)
   record suspend|activate|revoke REFERENCE [--reason TEXT]
-  proof verify FILE --rpc URL             check a proof bundle against the chain, without seald
+  proof verify FILE --rpc URL --trust FILE|URL [--data FILE] | --no-trust
+                                          check a proof bundle against the chain and the issuer's
+                                          trust root, without seald; exit 0 valid, 1 NOT valid,
+                                          2 could not check, 3 valid but revoked on chain
+  trust export [--url URL] [--out FILE]   write the issuer's trust root (from a running serve)
 
 API commands (talk to a running serve over HTTP):
   verify --hash H | --reference R | --cid C | --token-id N [--network POLYGON|EOS] | --file data.json | --ovi O [--json]
-                                          look a record up; exit status 1 when not found
+                                          look a record up; exit 0 ACTIVE, 1 not found,
+                                          3 REVOKED, 4 SUSPENDED
   seal --file records.jsonl [--concurrency 8] [--network POLYGON|EOS] [--out refs.jsonl]
                                           submit one authentication request body per line
   status [--watch] REFERENCE              print a record's state; --watch follows it to COMPLETED or FAILED
@@ -90,6 +96,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "proof":
 		if sub == "verify" {
 			return proofVerify(ctx, rest[1:], getenv, stdout, stderr)
+		}
+	case "trust":
+		if sub == "export" {
+			return trustExport(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "verify":
 		return verifyCommand(ctx, rest, getenv, stdout, stderr)

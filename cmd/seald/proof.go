@@ -1,70 +1,251 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"seald"
 	"seald/evm"
 	"seald/internal/wiring"
+	"seald/jcs"
 )
 
-// proofVerify checks a proof bundle against a chain's RPC endpoint, without calling seald: it exits non-zero
-// naming what failed. FILE may be a bare bundle or a whole verification answer with ?proof=1.
+// Exit statuses of `seald proof verify` and `seald verify`, for scripts (docs/verification-path.md).
+const (
+	exitInvalid     = 1 // the proof is not valid (or, for verify, no such record)
+	exitUnchecked   = 2 // it could not be checked: a node, file or trust root was unreachable or missing
+	exitRevoked     = 3 // valid, but the token is revoked on chain (verify: the record is REVOKED)
+	exitSuspended   = 4 // verify: the record is SUSPENDED
+	trustRootSuffix = "/.well-known/seald-trust.json"
+)
+
+// exitError is an error that main turns into a given exit status.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func exitWith(code int, format string, args ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+}
+
+// exitCode is the exit status of err: 0 for nil, the exitError's code, else 1.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return 1
+}
+
+// proofVerify checks a proof bundle against a chain's RPC endpoint and the issuer's trust root, without
+// calling seald. FILE may be a bare bundle, an API answer with ?proof=1, or the output of
+// `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
 	fs := wiring.FlagSet("proof verify", &cfg, false)
 	fs.SetOutput(stderr)
 	rpc := fs.String("rpc", "", "JSON-RPC URL of a node of the bundle's chain")
+	trust := fs.String("trust", "", "the issuer's trust root: a file, or its URL (https://ISSUER"+trustRootSuffix+")")
+	noTrust := fs.Bool("no-trust", false, "check without a trust root: the issuer is then whoever the bundle says")
+	dataFile := fs.String("data", "", "a file holding the sealed JSON data: its canonical hash must be the bundle's")
 	var file string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		file, args = args[0], args[1:]
 	}
 	if err := wiring.Parse(fs, args, getenv); err != nil {
-		return err
+		return &exitError{code: exitUnchecked, err: err}
 	}
 	if file == "" {
 		file = fs.Arg(0)
 	}
 	if file == "" || *rpc == "" {
-		return fmt.Errorf("usage: seald proof verify FILE --rpc URL")
+		return exitWith(exitUnchecked, "usage: seald proof verify FILE --rpc URL (--trust FILE|URL | --no-trust) [--data FILE]")
+	}
+	if *trust == "" && !*noTrust {
+		return exitWith(exitUnchecked, "no trust root: give --trust with the issuer's trust root (a file, or https://ISSUER%s), "+
+			"or --no-trust to check without one", trustRootSuffix)
+	}
+	if *trust != "" && *noTrust {
+		return exitWith(exitUnchecked, "--trust and --no-trust: give one")
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return err
+		return exitWith(exitUnchecked, "%v", err)
 	}
 	p, err := seald.ParseProof(unwrapProof(b))
 	if err != nil {
-		return fmt.Errorf("%s: %v", file, seald.ErrorMessage(err))
+		return exitWith(exitInvalid, "%s: %v", file, seald.ErrorMessage(err))
+	}
+	var root *seald.TrustRoot
+	var network *seald.TrustNetwork
+	if *trust != "" {
+		if root, err = loadTrustRoot(ctx, *trust); err != nil {
+			return exitWith(exitUnchecked, "--trust: %v", err)
+		}
+		if network, err = root.Check(p); err != nil {
+			return exitWith(exitInvalid, "proof of %s is NOT valid: %v", p.Reference, err)
+		}
+	}
+	if *dataFile != "" {
+		data, err := os.ReadFile(*dataFile)
+		if err != nil {
+			return exitWith(exitUnchecked, "--data: %v", err)
+		}
+		c, err := jcs.Canonicalize(bytes.TrimSpace(data))
+		if err != nil {
+			return exitWith(exitInvalid, "--data: %s has no canonical JSON form: %v", *dataFile, err)
+		}
+		sum := sha256.Sum256(c)
+		if got := hex.EncodeToString(sum[:]); got != p.Hash {
+			return exitWith(exitInvalid, "proof of %s is NOT valid for this data: the data's hash is %s, the bundle's %s", p.Reference, got, p.Hash)
+		}
 	}
 	client, err := ethclient.DialContext(ctx, *rpc)
 	if err != nil {
-		return fmt.Errorf("--rpc: %w", err)
+		return exitWith(exitUnchecked, "--rpc: %v", err)
 	}
 	defer client.Close()
-	if err := evm.VerifyProof(ctx, client, p); err != nil {
-		return fmt.Errorf("proof of %s is NOT valid: %w", p.Reference, err)
+	check, err := evm.CheckProof(ctx, client, p)
+	if seald.ErrorCode(err) == seald.EUNAVAILABLE {
+		return exitWith(exitUnchecked, "could not check the proof of %s: %v (--rpc %s)", p.Reference, err, *rpc)
 	}
-	fmt.Fprintf(stdout, "ok: %s (hash %s) is anchored as token %s of contract %s on chain %s in block %d, not revoked, signed by %s\n",
-		p.Reference, p.Hash, p.TokenID, p.Contract, p.ChainID, p.BlockNumber, p.PublicKey)
+	if err != nil {
+		return exitWith(exitInvalid, "proof of %s is NOT valid: %v", p.Reference, seald.ErrorMessage(err))
+	}
+	if network != nil && !strings.EqualFold(check.Sender, network.Anchorer) {
+		return exitWith(exitInvalid, "proof of %s is NOT valid: its anchoring transaction was sent by %s, not by the issuer's anchoring address %s",
+			p.Reference, check.Sender, network.Anchorer)
+	}
+	chain := p.ChainName
+	if chain == "" {
+		chain = "chain " + p.ChainID
+	}
+	what := fmt.Sprintf("%s (hash %s) is anchored as token %s of contract %s on %s in block %d (%s), sent by %s, signed by key %s",
+		p.Reference, p.Hash, p.TokenID, p.Contract, chain, p.BlockNumber, check.Anchored.Format(time.RFC3339), check.Sender,
+		keyName(p))
+	if *dataFile != "" {
+		what += "; the data matches"
+	}
+	if root != nil {
+		what += "; the issuer " + root.Issuer + " lists the chain, contract, anchoring address and key"
+		if network.Development {
+			what += " (a development chain: it proves nothing beyond the issuer's own machine)"
+		}
+	} else {
+		what += "; NOT checked against a trust root (--no-trust): the chain, contract, anchoring address and key are only the bundle's own claims"
+	}
+	if check.Revoked {
+		fmt.Fprintf(stdout, "REVOKED: %s; the token is revoked on chain\n", what)
+		return &exitError{code: exitRevoked, err: fmt.Errorf("%s is revoked on chain", p.Reference)}
+	}
+	fmt.Fprintf(stdout, "ok: %s; not revoked\n", what)
 	return nil
 }
 
-// unwrapProof accepts either a bundle or a verification answer ({"success":…,"data":{…,"proof":{…}}}).
+func keyName(p *seald.Proof) string {
+	if p.KeyID != "" {
+		return p.KeyID
+	}
+	return p.PublicKey
+}
+
+// loadTrustRoot reads a trust root from a file or an http(s) URL.
+func loadTrustRoot(ctx context.Context, where string) (*seald.TrustRoot, error) {
+	var b []byte
+	if strings.HasPrefix(where, "http://") || strings.HasPrefix(where, "https://") {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, where, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("%s answered %s", where, resp.Status)
+		}
+		if b, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20)); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if b, err = os.ReadFile(where); err != nil {
+			return nil, err
+		}
+	}
+	t, err := seald.ParseTrustRoot(b)
+	if err != nil {
+		return nil, errors.New(seald.ErrorMessage(err))
+	}
+	return t, nil
+}
+
+// unwrapProof accepts a bare bundle, an API answer ({"success":…,"data":{…,"proof":{…}}}) or the output of
+// `seald verify --json --proof` ({…,"proof":{…}}).
 func unwrapProof(b []byte) []byte {
-	var answer struct {
-		Data struct {
+	var shapes struct {
+		Proof json.RawMessage `json:"proof"`
+		Data  struct {
 			Proof json.RawMessage `json:"proof"`
 		} `json:"data"`
 	}
-	if json.Unmarshal(b, &answer) == nil && len(answer.Data.Proof) > 0 {
-		return answer.Data.Proof
+	if json.Unmarshal(b, &shapes) != nil {
+		return b
+	}
+	if len(shapes.Data.Proof) > 0 && string(shapes.Data.Proof) != "null" {
+		return shapes.Data.Proof
+	}
+	if len(shapes.Proof) > 0 && string(shapes.Proof) != "null" {
+		return shapes.Proof
 	}
 	return b
+}
+
+// trustExport writes the issuer's trust root, read from a running serve, after checking its form: the file
+// to hand to verifiers (seald proof verify --trust FILE).
+func trustExport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg wiring.Config
+	fs := wiring.FlagSet("trust export", &cfg, false)
+	fs.SetOutput(stderr)
+	url := fs.String("url", "http://127.0.0.1:8080", "base URL of the running seald")
+	out := fs.String("out", "", "file to write (default: standard output)")
+	if err := wiring.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	t, err := loadTrustRoot(ctx, strings.TrimRight(*url, "/")+trustRootSuffix)
+	if err != nil {
+		return fmt.Errorf("trust export: %v", err)
+	}
+	b, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if *out == "" {
+		_, err = stdout.Write(b)
+		return err
+	}
+	return os.WriteFile(*out, b, 0o644)
 }

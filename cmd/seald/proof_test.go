@@ -2,13 +2,20 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"seald"
 )
 
 func freePort(t *testing.T) string {
@@ -21,8 +28,64 @@ func freePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// TestProofVerifyAgainstEmbeddedChain seals a record, takes its proof bundle, and checks it with `seald proof
-// verify` against the embedded chain's JSON-RPC alone; tampered bundles and a revoked token are refused.
+// fetch GETs a URL with no keys, as curl would.
+func fetch(t *testing.T, url string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// writeTemp writes b to a new file and returns its path.
+func writeTemp(t *testing.T, name string, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// proofCLI runs `seald proof verify` with args and returns its output and exit status.
+func proofCLI(t *testing.T, args ...string) (string, int, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(t.Context(), append([]string{"proof", "verify"}, args...), func(string) string { return "" }, &out, &errb)
+	return out.String(), exitCode(err), err
+}
+
+// resign signs a bundle again with key, naming it in the bundle as seald would.
+func resign(t *testing.T, bundle []byte, key ed25519.PrivateKey, edit func(p *seald.Proof)) []byte {
+	t.Helper()
+	p, err := seald.ParseProof(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(p)
+	}
+	p.Sign(edKey{key})
+	b, _ := json.Marshal(p)
+	return b
+}
+
+type edKey struct{ k ed25519.PrivateKey }
+
+func (e edKey) Sign(d []byte) []byte           { return ed25519.Sign(e.k, d) }
+func (e edKey) PublicKey() ed25519.PublicKey   { return e.k.Public().(ed25519.PublicKey) }
+func newEdKey(t *testing.T) ed25519.PrivateKey { _, k, _ := ed25519.GenerateKey(rand.Reader); return k }
+func b64(k ed25519.PrivateKey) string {
+	return base64.StdEncoding.EncodeToString(k.Public().(ed25519.PublicKey))
+}
+func keyOf(k ed25519.PrivateKey) ed25519.PublicKey { return k.Public().(ed25519.PublicKey) }
+
+// TestProofVerifyAgainstEmbeddedChain seals a record and checks its proof bundle with `seald proof verify`
+// against the embedded chain's JSON-RPC and the issuer's trust root alone: every shape seald hands out
+// verifies, each exit status is what the docs say, and bundles that are not the issuer's are refused.
 func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 	dir := t.TempDir()
 	rpcAddr := freePort(t)
@@ -35,16 +98,12 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 		t.Fatalf("%d %s", answer.Status, answer.Raw)
 	}
 	rpc := "http://" + rpcAddr
-	verify := func(t *testing.T, file []byte) (string, error) {
-		t.Helper()
-		path := filepath.Join(t.TempDir(), "proof.json")
-		if err := os.WriteFile(path, file, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		var out, errb bytes.Buffer
-		err := run(t.Context(), []string{"proof", "verify", path, "--rpc", rpc}, func(string) string { return "" }, &out, &errb)
-		return out.String(), err
+	trustURL := in.URL + "/.well-known/seald-trust.json"
+	code, trustDoc := fetch(t, trustURL)
+	if code != 200 {
+		t.Fatalf("trust root: %d %s", code, trustDoc)
 	}
+	trustFile := writeTemp(t, "trust.json", trustDoc)
 	bundle, _ := json.Marshal(field(answer.Body, "data.proof"))
 	edit := func(f func(p map[string]any)) []byte {
 		var p map[string]any
@@ -54,35 +113,95 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 		return b
 	}
 
-	t.Run("the bundle and the whole answer verify", func(t *testing.T) {
-		for _, file := range [][]byte{bundle, answer.Raw} {
-			out, err := verify(t, file)
-			if err != nil || !strings.HasPrefix(out, "ok:") {
-				t.Fatalf("verify: %q %v", out, err)
+	t.Run("every shape verifies against the trust root", func(t *testing.T) {
+		code, public := fetch(t, in.URL+"/v/"+ref+"/proof.json") // no keys, as anyone with the QR code
+		if code != 200 {
+			t.Fatalf("GET /v/%s/proof.json: %d %s", ref, code, public)
+		}
+		var cli, errb bytes.Buffer
+		if err := run(t.Context(), []string{"verify", "--reference", ref, "--json", "--proof", "--url", in.URL,
+			"--subscription-key", in.Sub, "--api-key", in.API}, func(string) string { return "" }, &cli, &errb); err != nil {
+			t.Fatalf("seald verify --json --proof: %v %s", err, errb.String())
+		}
+		for name, file := range map[string][]byte{"bundle": bundle, "API answer": answer.Raw, "public file": public, "CLI output": cli.Bytes()} {
+			for _, trust := range []string{trustFile, trustURL} {
+				out, code, err := proofCLI(t, writeTemp(t, "p.json", file), "--rpc", rpc, "--trust", trust)
+				if code != 0 || !strings.HasPrefix(out, "ok:") || !strings.Contains(out, "development chain") {
+					t.Errorf("%s with --trust %s: exit %d %q %v", name, trust, code, out, err)
+				}
 			}
 		}
+		data := writeTemp(t, "data.json", []byte(`{ "deed" : "plot 7" }`))
+		if out, code, err := proofCLI(t, writeTemp(t, "p.json", bundle), "--rpc", rpc, "--trust", trustFile, "--data", data); code != 0 || !strings.Contains(out, "data matches") {
+			t.Errorf("--data of the sealed data: exit %d %q %v", code, out, err)
+		}
+		other := writeTemp(t, "data.json", []byte(`{"deed":"plot 8"}`))
+		if _, code, err := proofCLI(t, writeTemp(t, "p.json", bundle), "--rpc", rpc, "--trust", trustFile, "--data", other); code != exitInvalid || !strings.Contains(err.Error(), "data's hash") {
+			t.Errorf("--data of other data: exit %d %v", code, err)
+		}
 	})
+
+	t.Run("without a trust root nothing is called valid unless told", func(t *testing.T) {
+		path := writeTemp(t, "p.json", bundle)
+		if _, code, err := proofCLI(t, path, "--rpc", rpc); code != exitUnchecked || !strings.Contains(err.Error(), "--trust") {
+			t.Errorf("no --trust: exit %d %v", code, err)
+		}
+		out, code, err := proofCLI(t, path, "--rpc", rpc, "--no-trust")
+		if code != 0 || !strings.Contains(out, "NOT checked against a trust root") {
+			t.Errorf("--no-trust: exit %d %q %v", code, out, err)
+		}
+	})
+
+	t.Run("a node that does not answer is could-not-check", func(t *testing.T) {
+		_, code, err := proofCLI(t, writeTemp(t, "p.json", bundle), "--rpc", "http://"+freePort(t), "--trust", trustFile)
+		if code != exitUnchecked || !strings.Contains(err.Error(), "could not check") {
+			t.Errorf("dead node: exit %d %v", code, err)
+		}
+	})
+
+	forger := newEdKey(t)
 	for name, c := range map[string]struct {
 		file []byte
 		want string
 	}{
 		"changed hash":     {edit(func(p map[string]any) { p["hash"] = strings.Repeat("1", 64) }), "hash"},
-		"wrong path":       {edit(func(p map[string]any) { p["merkle_path"] = []string{"0x" + strings.Repeat("ab", 32)} }), ""},
+		"wrong path":       {edit(func(p map[string]any) { p["merkle_path"] = []string{"0x" + strings.Repeat("ab", 32)} }), "path"},
 		"other chain":      {edit(func(p map[string]any) { p["chain_id"] = "137" }), "chain"},
-		"other contract":   {edit(func(p map[string]any) { p["contract"] = "0x000000000000000000000000000000000000dEaD" }), ""},
+		"other contract":   {edit(func(p map[string]any) { p["contract"] = "0x000000000000000000000000000000000000dEaD" }), "contract"},
 		"not a bundle":     {[]byte(`{"hello":"world"}`), "bundle"},
 		"forged signature": {edit(func(p map[string]any) { p["reference"] = "D-00000000-0000-4000-8000-000000000000" }), "signature"},
+		"relabelled and re-signed": {resign(t, bundle, forger, func(p *seald.Proof) { p.Reference = "D-00000000-0000-4000-8000-000000000001" }),
+			"not one the issuer lists"},
+		"unsigned change of block": {edit(func(p map[string]any) { p["block_number"] = 1 }), ""},
 	} {
 		t.Run(name, func(t *testing.T) {
-			out, err := verify(t, c.file)
-			if err == nil {
-				t.Fatalf("a tampered bundle verified: %q", out)
+			out, code, err := proofCLI(t, writeTemp(t, "p.json", c.file), "--rpc", rpc, "--trust", trustFile)
+			if code != exitInvalid {
+				t.Fatalf("exit %d, want %d: %q %v", code, exitInvalid, out, err)
 			}
 			if !strings.Contains(strings.ToLower(err.Error()), c.want) {
 				t.Errorf("error %q does not name %q", err, c.want)
 			}
 		})
 	}
+
+	t.Run("a retired key the trust root lists still verifies", func(t *testing.T) {
+		retired := newEdKey(t)
+		var doc map[string]any
+		_ = json.Unmarshal(trustDoc, &doc)
+		doc["keys"] = append(doc["keys"].([]any), map[string]any{"key_id": seald.KeyID(keyOf(retired)),
+			"algorithm": "Ed25519", "public_key": b64(retired), "status": "retired"})
+		b, _ := json.Marshal(doc)
+		withRetired := writeTemp(t, "trust.json", b)
+		old := writeTemp(t, "p.json", resign(t, bundle, retired, nil))
+		if out, code, err := proofCLI(t, old, "--rpc", rpc, "--trust", withRetired); code != 0 {
+			t.Errorf("bundle of a listed retired key: exit %d %q %v", code, out, err)
+		}
+		if _, code, _ := proofCLI(t, old, "--rpc", rpc, "--trust", trustFile); code != exitInvalid {
+			t.Errorf("the same bundle against a trust root without that key: exit %d", code)
+		}
+	})
+
 	t.Run("revoked token", func(t *testing.T) {
 		put := in.callWith("PUT", updatePath, nil, map[string]any{"reference": ref, "status": "REVOKED"})
 		if put.Status != 200 {
@@ -95,9 +214,58 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		_, err := verify(t, bundle)
-		if err == nil || !strings.Contains(err.Error(), "revoked") {
-			t.Errorf("a revoked token's bundle: %v", err)
+		out, code, err := proofCLI(t, writeTemp(t, "p.json", bundle), "--rpc", rpc, "--trust", trustFile)
+		if code != exitRevoked || !strings.HasPrefix(out, "REVOKED:") {
+			t.Errorf("a revoked token's bundle: exit %d %q %v", code, out, err)
+		}
+		var cli, errb bytes.Buffer
+		err = run(t.Context(), []string{"verify", "--reference", ref, "--url", in.URL, "--subscription-key", in.Sub,
+			"--api-key", in.API}, func(string) string { return "" }, &cli, &errb)
+		if exitCode(err) != exitRevoked {
+			t.Errorf("seald verify of a REVOKED record: exit %d %v", exitCode(err), err)
+		}
+		code, page := fetch(t, in.URL+"/v/"+ref)
+		if code != 200 || !strings.Contains(string(page), "Download proof") || !strings.Contains(string(page), "Recorded on the chain on ") {
+			t.Errorf("page of a revoked record: %d, no proof link or revocation date", code)
 		}
 	})
+
+	t.Run("a bundle of another seald with its own contract", func(t *testing.T) {
+		otherRPC := freePort(t)
+		other := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", otherRPC)
+		r := other.post(authPath, map[string]any{"data": map[string]any{"deed": "plot 7"}, "to": "a@example.com"})
+		oref := str(r.Body, "data.reference")
+		other.waitState(oref, "COMPLETED", 60*time.Second)
+		_, theirs := fetch(t, other.URL+"/v/"+oref+"/proof.json")
+		path := writeTemp(t, "p.json", theirs)
+		if out, code, _ := proofCLI(t, path, "--rpc", "http://"+otherRPC, "--no-trust"); code != 0 {
+			t.Fatalf("their bundle on their chain without a trust root: exit %d %q", code, out)
+		}
+		_, code, err := proofCLI(t, path, "--rpc", "http://"+otherRPC, "--trust", trustFile)
+		if code != exitInvalid || !strings.Contains(err.Error(), "not the issuer's") {
+			t.Errorf("another issuer's bundle against our trust root: exit %d %v", code, err)
+		}
+	})
+}
+
+// TestPrivateRecordHasNoPublicProof: a PRIVATE record's bundle is not served without keys.
+func TestPrivateRecordHasNoPublicProof(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	priv := tenant(t, dir, "--business", "Quiet Co", "--project", "P", "--privacy", "PRIVATE")
+	r := in.call("POST", authPath, priv["subscription_key"], priv["api_key"], "application/json", map[string]any{"data": map[string]any{"x": 1}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	deadline := time.Now().Add(60 * time.Second)
+	for str(in.call("GET", statusPath+"?reference="+ref, priv["subscription_key"], priv["api_key"], "", nil).Body, "data.state") != "COMPLETED" {
+		if time.Now().After(deadline) {
+			t.Fatal("not COMPLETED")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code, body := fetch(t, in.URL+"/v/"+ref+"/proof.json"); code != 404 {
+		t.Errorf("a PRIVATE record's public proof: %d %s", code, body)
+	}
+	if code, _ := fetch(t, in.URL+"/v/D-00000000-0000-4000-8000-000000000000/proof.json"); code != 404 {
+		t.Errorf("an unknown record's public proof: %d", code)
+	}
 }
