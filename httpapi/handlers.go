@@ -344,6 +344,10 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 				checks[name] = err.Error()
 			} else {
 				checks[name] = "ok"
+				// A chain is named, so that a development chain says so.
+				if ch, found := s.Service.Chains[strings.ToUpper(strings.TrimPrefix(name, "chain_"))]; found && strings.HasPrefix(name, "chain_") {
+					checks[name] = "ok: " + ch.Name()
+				}
 			}
 		}
 	}

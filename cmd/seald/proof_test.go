@@ -269,3 +269,35 @@ func TestPrivateRecordHasNoPublicProof(t *testing.T) {
 		t.Errorf("an unknown record's public proof: %d", code)
 	}
 }
+
+// TestDevelopmentChainLabelled: the embedded chain is named a development chain in /readyz, the page and the
+// start-up log, and a --chain-rpc-addr someone else holds is refused naming the flag.
+func TestDevelopmentChainLabelled(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	r := in.get("/readyz")
+	if !strings.Contains(str(r.Body, "data.chain_polygon"), "development chain") {
+		t.Errorf("readyz does not name the development chain: %s", r.Raw)
+	}
+	if !strings.Contains(in.logText(), "embedded development chain, not on Polygon") {
+		t.Error("no warning at start that POLYGON is a development chain")
+	}
+	s := in.post(authPath, map[string]any{"data": map[string]any{"label": 1}, "to": "a@example.com"})
+	ref := str(s.Body, "data.reference")
+	in.waitState(ref, "COMPLETED", 60*time.Second)
+	if code, page := fetch(t, in.URL+"/v/"+ref); code != 200 || !strings.Contains(string(page), "development chain") {
+		t.Errorf("the page does not name the development chain (%d)", code)
+	}
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var out, errb bytes.Buffer
+	err = run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--chain-rpc-addr", l.Addr().String()},
+		func(string) string { return "" }, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "--chain-rpc-addr") {
+		t.Errorf("serve with a busy --chain-rpc-addr: %v", err)
+	}
+}

@@ -24,6 +24,9 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 	var polygon *evm.Anchorer
 	if cfg.Chain == "" || cfg.Chain == "embedded" {
 		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr, AnchorGasLimit: cfg.AnchorGasLimit})
+		if err != nil && cfg.ChainRPCAddr != "" && strings.Contains(err.Error(), "address already in use") {
+			return fmt.Errorf("--chain-rpc-addr %s is in use by another program: give another host:port, or an empty value to serve no chain JSON-RPC", cfg.ChainRPCAddr)
+		}
 		if err != nil {
 			return fmt.Errorf("open embedded chain: %w", err)
 		}
@@ -34,6 +37,9 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 		if cfg.ChainRPCAddr != "" {
 			logger.Info("embedded chain JSON-RPC", "url", e.RPCURL(), "contract", e.Contract().Hex())
 		}
+		logger.Warn("POLYGON records are anchored on seald's embedded development chain, not on Polygon: "+
+			"their proofs show nothing beyond this machine; give --chain the RPC URL of a Polygon (or Amoy) node to anchor for real",
+			"chain", polygon.Chain().Name())
 	} else {
 		a, err := dialChain(ctx, cfg, seald.NetworkPolygon, cfg.Chain, cfg.ChainKeyFile, cfg.Contract)
 		if err != nil {
