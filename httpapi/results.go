@@ -46,9 +46,10 @@ func (s *Server) verificationResult(v *seald.Verification) *wire.Verification {
 			BusinessID: b.BusinessID,
 		},
 		IsDataDownloadable: r.Downloadable,
-		Blockchain:         wire.Blockchain{TokenID: tokenID(r), BlockchainNetwork: r.Network, RevokedOnChain: r.RevokedOnChain},
-		IPFS:               wire.IPFS{IPFSGatewayLink: s.gatewayLink(r.CID), CID: r.CID},
-		Privacy:            string(r.Privacy),
+		Blockchain: wire.Blockchain{TokenID: tokenID(r), BlockchainNetwork: r.Network, RevokedOnChain: r.RevokedOnChain,
+			ChainName: s.chainName(r.Network)},
+		IPFS:    wire.IPFS{IPFSGatewayLink: s.gatewayLink(r.CID), CID: r.CID},
+		Privacy: string(r.Privacy),
 		Details: wire.Details{Reference: r.Reference, Pipeline: r.Pipeline, CreatedTime: formatTime(r.CreatedAt),
 			UpdatedTime: formatTime(r.UpdatedAt), Mimetype: r.MimeType, EncryptedFile: r.EncryptedFile, Hash: r.Hash},
 		Status:          string(r.Status),
@@ -72,4 +73,12 @@ func statusRecord(r *seald.Record) *wire.StatusRecord {
 		Mimetype: r.MimeType, State: string(r.State), EncryptedFile: r.EncryptedFile, Hash: r.Hash, CID: r.CID,
 		Status: string(r.Status),
 	}
+}
+
+// chainName names a network's chain in words; "" when this service does not anchor on it.
+func (s *Server) chainName(network string) string {
+	if ch, ok := s.Service.Chains[network]; ok {
+		return ch.Name()
+	}
+	return ""
 }

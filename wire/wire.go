@@ -63,6 +63,8 @@ type Blockchain struct {
 	TokenID           string `json:"token_id"` // decimal; empty until anchored
 	BlockchainNetwork string `json:"blockchain_network"`
 	RevokedOnChain    bool   `json:"revoked_on_chain"` // beyond the seed
+	// ChainName (beyond the seed) names the chain in words; for seald's embedded development chain it says so.
+	ChainName string `json:"chain_name,omitempty"`
 }
 
 // IPFS is where the encrypted copy is stored.

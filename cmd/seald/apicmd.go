@@ -194,6 +194,9 @@ func printVerification(w io.Writer, v *client.Verification) {
 	row("sealed", d.CreatedTime)
 	row("pipeline", d.Pipeline)
 	chain := v.Blockchain.BlockchainNetwork
+	if v.Blockchain.ChainName != "" {
+		chain += " (" + v.Blockchain.ChainName + ")"
+	}
 	if v.Blockchain.TokenID != "" {
 		chain += " token " + v.Blockchain.TokenID
 	} else {
