@@ -288,9 +288,9 @@ func TestDevelopmentChainLabelled(t *testing.T) {
 	if code, page := fetch(t, in.URL+"/v/"+ref); code != 200 || !strings.Contains(string(page), "development chain") {
 		t.Errorf("the page does not name the development chain (%d)", code)
 	}
-	var cli, errb bytes.Buffer
+	var cli, cliErr bytes.Buffer
 	if err := run(t.Context(), []string{"verify", "--reference", ref, "--url", in.URL, "--subscription-key", in.Sub,
-		"--api-key", in.API}, func(string) string { return "" }, &cli, &errb); err != nil || !strings.Contains(cli.String(), "development chain") {
+		"--api-key", in.API}, func(string) string { return "" }, &cli, &cliErr); err != nil || !strings.Contains(cli.String(), "development chain") {
 		t.Errorf("seald verify does not name the development chain: %v %s", err, cli.String())
 	}
 
