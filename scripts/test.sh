@@ -16,6 +16,12 @@ fi
 
 eval "$(scripts/peers.sh)"
 
+# The independent proof verifier (tools/verify-bundle: Node and ethers, no seald code) that the proof tests
+# run beside seald proof verify; its dependencies are pinned by its package-lock.json.
+if [ ! -d tools/verify-bundle/node_modules/ethers ]; then
+  (cd tools/verify-bundle && npm ci --no-audit --no-fund --silent)
+fi
+
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then
   echo "test: not gofmt-formatted:" >&2

@@ -6,10 +6,12 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,6 +58,22 @@ func proofCLI(t *testing.T, args ...string) (string, int, error) {
 	var out, errb bytes.Buffer
 	err := run(t.Context(), append([]string{"proof", "verify"}, args...), func(string) string { return "" }, &out, &errb)
 	return out.String(), exitCode(err), err
+}
+
+// independent runs the verifier in tools/verify-bundle, which shares no code with seald (Node and ethers),
+// and returns its exit status and output. Its node_modules come from `npm ci` (scripts/test.sh).
+func independent(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{"../../tools/verify-bundle/verify.mjs"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatalf("independent verifier: %v %s", err, out)
+	}
+	return 0, string(out)
 }
 
 // resign signs a bundle again with key, naming it in the bundle as seald would.
@@ -130,6 +148,9 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 					t.Errorf("%s with --trust %s: exit %d %q %v", name, trust, code, out, err)
 				}
 			}
+			if code, out := independent(t, writeTemp(t, "p.json", file), "--rpc", rpc, "--trust", trustFile); code != 0 {
+				t.Errorf("the independent verifier refuses the %s: exit %d %s", name, code, out)
+			}
 		}
 		data := writeTemp(t, "data.json", []byte(`{ "deed" : "plot 7" }`))
 		if out, code, err := proofCLI(t, writeTemp(t, "p.json", bundle), "--rpc", rpc, "--trust", trustFile, "--data", data); code != 0 || !strings.Contains(out, "data matches") {
@@ -157,6 +178,9 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 		if code != exitUnchecked || !strings.Contains(err.Error(), "could not check") {
 			t.Errorf("dead node: exit %d %v", code, err)
 		}
+		if icode, iout := independent(t, writeTemp(t, "p.json", bundle), "--rpc", "http://"+freePort(t), "--trust", trustFile); icode != exitUnchecked {
+			t.Errorf("the independent verifier with a dead node: exit %d %s", icode, iout)
+		}
 	})
 
 	forger := newEdKey(t)
@@ -175,9 +199,13 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 		"unsigned change of block": {edit(func(p map[string]any) { p["block_number"] = 1 }), ""},
 	} {
 		t.Run(name, func(t *testing.T) {
-			out, code, err := proofCLI(t, writeTemp(t, "p.json", c.file), "--rpc", rpc, "--trust", trustFile)
+			path := writeTemp(t, "p.json", c.file)
+			out, code, err := proofCLI(t, path, "--rpc", rpc, "--trust", trustFile)
 			if code != exitInvalid {
 				t.Fatalf("exit %d, want %d: %q %v", code, exitInvalid, out, err)
+			}
+			if icode, iout := independent(t, path, "--rpc", rpc, "--trust", trustFile); icode != code {
+				t.Errorf("the independent verifier exits %d (%s), seald proof verify %d", icode, strings.TrimSpace(iout), code)
 			}
 			if !strings.Contains(strings.ToLower(err.Error()), c.want) {
 				t.Errorf("error %q does not name %q", err, c.want)
@@ -217,6 +245,9 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 		out, code, err := proofCLI(t, writeTemp(t, "p.json", bundle), "--rpc", rpc, "--trust", trustFile)
 		if code != exitRevoked || !strings.HasPrefix(out, "REVOKED:") {
 			t.Errorf("a revoked token's bundle: exit %d %q %v", code, out, err)
+		}
+		if icode, iout := independent(t, writeTemp(t, "p.json", bundle), "--rpc", rpc, "--trust", trustFile); icode != exitRevoked {
+			t.Errorf("the independent verifier on a revoked token: exit %d %s", icode, iout)
 		}
 		var cli, errb bytes.Buffer
 		err = run(t.Context(), []string{"verify", "--reference", ref, "--url", in.URL, "--subscription-key", in.Sub,

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// verify.mjs checks a seald proof bundle on its own, sharing no code with seald: it reads the format as
+// docs/api.md describes it and asks a node of the chain, through ethers, what the contract says. It exists so
+// that the format stays checkable by anyone; CI runs it beside `seald proof verify` on good and tampered
+// bundles and expects the same verdicts.
+//
+//   node verify.mjs BUNDLE --rpc URL (--trust FILE | --no-trust)
+//
+// Exit status: 0 valid and not revoked, 1 not valid, 2 could not check, 3 valid but revoked.
+import { readFileSync } from "node:fs";
+import { createHash, createPublicKey, verify as edVerify } from "node:crypto";
+import { Contract, Interface, JsonRpcProvider, getAddress, keccak256, concat, toBeHex, zeroPadValue } from "ethers";
+
+class Invalid extends Error {}
+class Unchecked extends Error {}
+
+function args(argv) {
+  const out = { file: null, rpc: null, trust: null, noTrust: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--rpc") out.rpc = argv[++i];
+    else if (a === "--trust") out.trust = argv[++i];
+    else if (a === "--no-trust") out.noTrust = true;
+    else if (!out.file) out.file = a;
+    else throw new Unchecked(`unexpected argument ${a}`);
+  }
+  if (!out.file || !out.rpc || (!out.trust && !out.noTrust)) {
+    throw new Unchecked("usage: verify.mjs BUNDLE --rpc URL (--trust FILE | --no-trust)");
+  }
+  return out;
+}
+
+// The bundle alone, whether the file holds it bare, in an API answer or in `seald verify --json --proof`.
+function bundleOf(doc) {
+  if (doc && doc.data && doc.data.proof) return doc.data.proof;
+  if (doc && doc.proof) return doc.proof;
+  return doc;
+}
+
+// RFC 8785 for what a bundle holds (strings, integers, arrays, objects): keys sorted by UTF-16 code units,
+// strings as JSON.stringify writes them, integers in their shortest form.
+function canonical(v) {
+  if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
+  if (v !== null && typeof v === "object") {
+    return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonical(v[k])).join(",") + "}";
+  }
+  return JSON.stringify(v);
+}
+
+const sha256 = (b) => createHash("sha256").update(b).digest();
+
+function digest(p) {
+  if (p.version === 1) {
+    const fields = { version: String(p.version), reference: p.reference, hash: p.hash, cid: p.cid, network: p.network,
+      chain_id: p.chain_id, contract: p.contract, token_id: p.token_id };
+    return sha256("seald record digest\n" + JSON.stringify(fields));
+  }
+  const rest = { ...p };
+  delete rest.signature;
+  return sha256("seald proof v2\n" + canonical(rest));
+}
+
+function checkSignature(p) {
+  const raw = Buffer.from(p.public_key || "", "base64");
+  if (raw.length !== 32) throw new Invalid("public_key is not an Ed25519 key");
+  if (p.version >= 2 && sha256(raw).toString("hex").slice(0, 16) !== p.key_id) {
+    throw new Invalid("key_id does not name the public key");
+  }
+  const key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" });
+  if (!edVerify(null, digest(p), key, Buffer.from(p.signature || "", "base64"))) {
+    throw new Invalid("the signature does not match the bundle");
+  }
+}
+
+function checkTrust(p, trust) {
+  const net = (trust.networks || []).find((n) => n.chain_id === p.chain_id && n.contract.toLowerCase() === p.contract.toLowerCase());
+  if (!net) throw new Invalid(`chain ${p.chain_id} and contract ${p.contract} are not the issuer's`);
+  const key = (trust.keys || []).find((k) => k.public_key === p.public_key && (p.version < 2 || k.key_id === p.key_id));
+  if (!key) throw new Invalid("the signing key is not one the issuer lists");
+  return net;
+}
+
+// The leaf binds the token id and the hash (prefix 0x00); nodes hash a sorted pair (prefix 0x01).
+function rootFromPath(p) {
+  const token = BigInt(p.token_id);
+  let node = keccak256(concat(["0x00", zeroPadValue(toBeHex(token), 32), "0x" + p.hash]));
+  if (node !== p.leaf) throw new Invalid("the hash does not match the leaf of the token");
+  for (const sib of p.merkle_path) {
+    const [a, b] = node.toLowerCase() <= sib.toLowerCase() ? [node, sib] : [sib, node];
+    node = keccak256(concat(["0x01", a, b]));
+  }
+  if (node !== p.root) throw new Invalid("the Merkle path does not lead to the root");
+  return token;
+}
+
+const abi = new Interface([
+  "function rootOf(uint256) view returns (bytes32)",
+  "function verify(uint256, bytes32, bytes32[]) view returns (bool)",
+  "function isRevoked(uint256) view returns (bool)",
+  "function anchor(bytes32 root, uint256 firstTokenId, uint256 count)",
+]);
+
+async function onChain(p, rpc, net, token) {
+  const provider = new JsonRpcProvider(rpc, undefined, { staticNetwork: true, batchMaxCount: 1 });
+  const ask = async (what, f) => {
+    try {
+      return await f();
+    } catch (e) {
+      if (e instanceof Invalid) throw e;
+      if (e.code === "CALL_EXCEPTION") throw new Invalid(`${what}: the contract refused`);
+      throw new Unchecked(`the node did not answer (${what}): ${e.shortMessage || e.message}`);
+    }
+  };
+  const chainId = await ask("chain id", async () => (await provider.send("eth_chainId", [])));
+  if (BigInt(chainId).toString() !== p.chain_id) throw new Invalid(`the node is on chain ${BigInt(chainId)}, not ${p.chain_id}`);
+  const registry = new Contract(p.contract, abi, provider);
+  const root = await ask("rootOf", () => registry.rootOf(token));
+  if (root !== p.root) throw new Invalid("the contract holds another root for the token");
+  if (!(await ask("verify", () => registry.verify(token, "0x" + p.hash, p.merkle_path)))) {
+    throw new Invalid("the contract does not verify the proof");
+  }
+  const tx = await ask("transaction", () => provider.getTransaction(p.tx_hash));
+  if (!tx) throw new Invalid("the anchoring transaction is not on the chain");
+  const receipt = await ask("receipt", () => provider.getTransactionReceipt(p.tx_hash));
+  if (!receipt || receipt.status !== 1 || receipt.blockNumber !== p.block_number) {
+    throw new Invalid("the anchoring transaction did not succeed in the bundle's block");
+  }
+  if (!tx.to || getAddress(tx.to) !== getAddress(p.contract)) throw new Invalid("the transaction was not sent to the contract");
+  let call;
+  try {
+    call = abi.decodeFunctionData("anchor", tx.data);
+  } catch {
+    throw new Invalid("the transaction did not call anchor");
+  }
+  if (call.root !== p.root || token < call.firstTokenId || token >= call.firstTokenId + call.count) {
+    throw new Invalid("the transaction did not anchor this root for the token");
+  }
+  if (net && getAddress(tx.from) !== getAddress(net.anchorer)) {
+    throw new Invalid(`the transaction was sent by ${tx.from}, not the issuer's anchoring address`);
+  }
+  return ask("isRevoked", () => registry.isRevoked(token));
+}
+
+async function main() {
+  const a = args(process.argv.slice(2));
+  let doc, trust;
+  try {
+    doc = JSON.parse(readFileSync(a.file, "utf8"));
+    trust = a.trust ? JSON.parse(readFileSync(a.trust, "utf8")) : null;
+  } catch (e) {
+    throw new Unchecked(e.message);
+  }
+  const p = bundleOf(doc);
+  if (!p || (p.version !== 1 && p.version !== 2) || typeof p.hash !== "string" || !/^[0-9a-f]{64}$/.test(p.hash)) {
+    throw new Invalid("not a seald proof bundle");
+  }
+  const net = trust ? checkTrust(p, trust) : null;
+  checkSignature(p);
+  const token = rootFromPath(p);
+  const revoked = await onChain(p, a.rpc, net, token);
+  return revoked ? 3 : 0;
+}
+
+main().then(
+  (code) => {
+    console.log(code === 3 ? "REVOKED" : "ok");
+    process.exit(code);
+  },
+  (e) => {
+    if (e instanceof Invalid) {
+      console.log("INVALID: " + e.message);
+      process.exit(1);
+    }
+    console.log("UNCHECKED: " + e.message);
+    process.exit(2);
+  },
+);
