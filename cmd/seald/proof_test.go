@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,7 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"seald"
+	"seald/evm/gethtest"
 )
 
 func freePort(t *testing.T) string {
@@ -101,13 +105,36 @@ func b64(k ed25519.PrivateKey) string {
 }
 func keyOf(k ed25519.PrivateKey) ed25519.PublicKey { return k.Public().(ed25519.PublicKey) }
 
-// TestProofVerifyAgainstEmbeddedChain seals a record and checks its proof bundle with `seald proof verify`
-// against the embedded chain's JSON-RPC and the issuer's trust root alone: every shape seald hands out
-// verifies, each exit status is what the docs say, and bundles that are not the issuer's are refused.
+// TestProofVerifyAgainstEmbeddedChain runs the proof suite on the embedded chain, through its JSON-RPC.
 func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
-	dir := t.TempDir()
 	rpcAddr := freePort(t)
-	in := startServe(t, dir, nil, "--chain-rpc-addr", rpcAddr)
+	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr)
+	proofSuite(t, in, "http://"+rpcAddr, "development chain", func(t *testing.T) (*instance, string) {
+		rpc := freePort(t)
+		return startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpc), "http://" + rpc
+	})
+}
+
+// TestProofVerifyAgainstGeth runs the proof suite on a real geth node; the other issuer deploys its own
+// contract on the same chain.
+func TestProofVerifyAgainstGeth(t *testing.T) {
+	g := gethtest.Start(t, gethtest.Options{Period: 1})
+	keyFile := filepath.Join(t.TempDir(), "chain.key")
+	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(g.Key))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	start := func(t *testing.T) *instance {
+		return startServe(t, t.TempDir(), nil, "--chain", g.URL, "--chain-key-file", keyFile, "--batch-wait", "300ms")
+	}
+	proofSuite(t, start(t), g.URL, "chain 1337", func(t *testing.T) (*instance, string) { return start(t), g.URL })
+}
+
+// proofSuite seals a record on in and checks its proof bundle with `seald proof verify` against the chain's
+// JSON-RPC and the issuer's trust root alone, and with the independent verifier: every shape seald hands out
+// verifies, each exit status is what the docs say, and bundles that are not the issuer's (relabelled and
+// re-signed, signed by an unlisted key, from another seald with its own contract) are refused. chainWords is
+// what the verdict must say of the chain.
+func proofSuite(t *testing.T, in *instance, rpc, chainWords string, other func(t *testing.T) (*instance, string)) {
 	r := in.post(authPath, map[string]any{"data": map[string]any{"deed": "plot 7"}, "to": "a@example.com"})
 	ref := str(r.Body, "data.reference")
 	in.waitState(ref, "COMPLETED", 60*time.Second)
@@ -115,7 +142,6 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 	if answer.Status != 200 {
 		t.Fatalf("%d %s", answer.Status, answer.Raw)
 	}
-	rpc := "http://" + rpcAddr
 	trustURL := in.URL + "/.well-known/seald-trust.json"
 	code, trustDoc := fetch(t, trustURL)
 	if code != 200 {
@@ -144,7 +170,7 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 		for name, file := range map[string][]byte{"bundle": bundle, "API answer": answer.Raw, "public file": public, "CLI output": cli.Bytes()} {
 			for _, trust := range []string{trustFile, trustURL} {
 				out, code, err := proofCLI(t, writeTemp(t, "p.json", file), "--rpc", rpc, "--trust", trust)
-				if code != 0 || !strings.HasPrefix(out, "ok:") || !strings.Contains(out, "development chain") {
+				if code != 0 || !strings.HasPrefix(out, "ok:") || !strings.Contains(out, chainWords) {
 					t.Errorf("%s with --trust %s: exit %d %q %v", name, trust, code, out, err)
 				}
 			}
@@ -262,17 +288,16 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 	})
 
 	t.Run("a bundle of another seald with its own contract", func(t *testing.T) {
-		otherRPC := freePort(t)
-		other := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", otherRPC)
+		other, otherRPC := other(t)
 		r := other.post(authPath, map[string]any{"data": map[string]any{"deed": "plot 7"}, "to": "a@example.com"})
 		oref := str(r.Body, "data.reference")
 		other.waitState(oref, "COMPLETED", 60*time.Second)
 		_, theirs := fetch(t, other.URL+"/v/"+oref+"/proof.json")
 		path := writeTemp(t, "p.json", theirs)
-		if out, code, _ := proofCLI(t, path, "--rpc", "http://"+otherRPC, "--no-trust"); code != 0 {
+		if out, code, _ := proofCLI(t, path, "--rpc", otherRPC, "--no-trust"); code != 0 {
 			t.Fatalf("their bundle on their chain without a trust root: exit %d %q", code, out)
 		}
-		_, code, err := proofCLI(t, path, "--rpc", "http://"+otherRPC, "--trust", trustFile)
+		_, code, err := proofCLI(t, path, "--rpc", otherRPC, "--trust", trustFile)
 		if code != exitInvalid || !strings.Contains(err.Error(), "not the issuer's") {
 			t.Errorf("another issuer's bundle against our trust root: exit %d %v", code, err)
 		}
