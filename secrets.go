@@ -1,6 +1,7 @@
 package seald
 
 import (
+	"time"
 	"context"
 	"crypto/ed25519"
 )
@@ -45,8 +46,19 @@ type PasswordHasher interface {
 // Secrets is all of the service's cryptography, as the Service and the pipeline use it.
 type Secrets interface {
 	Signer
+	// SigningKeys lists every signing key, the current one first, retired ones after it.
+	SigningKeys() []SigningKey
 	KeyWrapper
 	EnvelopeSealer
 	OVICodec
 	PasswordHasher
+}
+
+// SigningKey is one of the service's signing keys, as the trust root lists it.
+type SigningKey struct {
+	ID      string // KeyID
+	Public  ed25519.PublicKey
+	Current bool
+	Created time.Time // zero for a key from before rotation
+	Retired time.Time // zero while current
 }

@@ -53,8 +53,13 @@ func (s *Service) TrustRoot() *TrustRoot {
 			Contract: ch.Contract, Anchorer: ch.Anchorer, Development: ch.Development})
 	}
 	sort.Slice(t.Networks, func(i, j int) bool { return t.Networks[i].Network < t.Networks[j].Network })
-	pub := s.Secrets.PublicKey()
-	t.Keys = []TrustKey{{KeyID: KeyID(pub), Algorithm: "Ed25519", PublicKey: base64.StdEncoding.EncodeToString(pub), Status: "current"}}
+	for _, k := range s.Secrets.SigningKeys() {
+		status := "retired"
+		if k.Current {
+			status = "current"
+		}
+		t.Keys = append(t.Keys, TrustKey{KeyID: k.ID, Algorithm: "Ed25519", PublicKey: base64.StdEncoding.EncodeToString(k.Public), Status: status})
+	}
 	return t
 }
 

@@ -3,69 +3,105 @@ package secret
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
+	"strconv"
 )
 
-// The stored envelope (what goes into IPFS), version 1. All integers big-endian:
+// The stored envelope (what goes into IPFS). All integers big-endian. Version 2:
 //
 //	magic      6 bytes  "SEALD\x00"
-//	version    1 byte   1
+//	version    1 byte   2
+//	keyID      8 bytes  the master key's id (the first 8 bytes of masterKeyID, as bytes)
 //	wrapLen    2 bytes  length of wrapped
-//	wrapped    wrapLen  the 32-byte data key sealed with the master key: 12-byte nonce || ciphertext || tag,
-//	                    additional data "seald/envelope-key/v1|" + reference
-//	payload    rest     the canonical data sealed with the data key: 12-byte nonce || ciphertext || tag,
-//	                    additional data "seald/envelope/v1|" + reference
+//	wrapped    wrapLen  the 32-byte data key sealed with the master key by XChaCha20-Poly1305: 24-byte
+//	                    nonce || ciphertext || tag, additional data "seald/envelope-key/v2|" + reference
+//	payload    rest     the canonical data sealed with the data key by AES-256-GCM: 12-byte nonce ||
+//	                    ciphertext || tag, additional data "seald/envelope/v2|" + reference
 //
-// Each record gets a fresh random data key, so two records of the same data have unrelated envelopes and
-// CIDs; binding the reference as additional data stops an envelope from being passed off as another record's.
-// Only the master key opens an envelope; it never leaves the data dir.
-const envelopeVersion = 1
+// Version 1 (before key rotation) had no key id and wrapped with AES-256-GCM under the one master key; it is
+// still opened, with each master key in turn. Each record gets a fresh random data key, used once, so its
+// AES-GCM nonce cannot collide; the master key wraps with 192-bit random nonces, so it may wrap any number
+// of data keys. Binding the reference as additional data stops an envelope from being passed off as another
+// record's. Only a master key opens an envelope; the keys never leave the data dir.
+const envelopeVersion = 2
 
 var envelopeMagic = []byte("SEALD\x00")
 
-// SealEnvelope encrypts the canonical data of a record into a version 1 envelope.
+// SealEnvelope encrypts the canonical data of a record into an envelope under the current master key.
 func (k *Keys) SealEnvelope(reference string, canonical []byte) ([]byte, error) {
 	var dataKey [32]byte
 	if _, err := rand.Read(dataKey[:]); err != nil {
 		return nil, err
 	}
-	wrapped, err := seal(k.master[:], dataKey[:], []byte("seald/envelope-key/v1|"+reference))
+	m := k.masters[0]
+	wrapped, err := sealX(m.key[:], dataKey[:], []byte("seald/envelope-key/v2|"+reference))
 	if err != nil {
 		return nil, err
 	}
-	payload, err := seal(dataKey[:], canonical, []byte("seald/envelope/v1|"+reference))
+	payload, err := seal(dataKey[:], canonical, []byte("seald/envelope/v2|"+reference))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(envelopeMagic)+3+len(wrapped)+len(payload))
+	id, _ := hex.DecodeString(m.id)
+	out := make([]byte, 0, len(envelopeMagic)+11+len(wrapped)+len(payload))
 	out = append(out, envelopeMagic...)
 	out = append(out, envelopeVersion)
+	out = append(out, id...)
 	out = binary.BigEndian.AppendUint16(out, uint16(len(wrapped)))
 	out = append(out, wrapped...)
 	return append(out, payload...), nil
 }
 
-// OpenEnvelope decrypts an envelope sealed for reference.
+// OpenEnvelope decrypts an envelope sealed for reference, of either version, under whichever master key
+// sealed it.
 func (k *Keys) OpenEnvelope(reference string, env []byte) ([]byte, error) {
 	n := len(envelopeMagic)
 	if len(env) < n+3 || string(env[:n]) != string(envelopeMagic) {
 		return nil, errors.New("envelope: not a seald envelope")
 	}
-	if env[n] != envelopeVersion {
+	version, rest := env[n], env[n+1:]
+	var masters []masterKey
+	switch version {
+	case 1:
+		masters = k.masters
+	case 2:
+		if len(rest) < 8 {
+			return nil, errors.New("envelope: truncated")
+		}
+		m, ok := k.master(hex.EncodeToString(rest[:8]))
+		if !ok {
+			return nil, errors.New("envelope: sealed under a master key this service does not have")
+		}
+		masters, rest = []masterKey{*m}, rest[8:]
+	default:
 		return nil, errors.New("envelope: unknown version")
 	}
-	wl := int(binary.BigEndian.Uint16(env[n+1:]))
-	rest := env[n+3:]
+	if len(rest) < 2 {
+		return nil, errors.New("envelope: truncated")
+	}
+	wl := int(binary.BigEndian.Uint16(rest))
+	rest = rest[2:]
 	if len(rest) < wl {
 		return nil, errors.New("envelope: truncated")
 	}
-	dataKey, err := open(k.master[:], rest[:wl], []byte("seald/envelope-key/v1|"+reference))
-	if err != nil {
-		return nil, errors.New("envelope: the data key does not open with this master key")
+	v := strconv.Itoa(int(version))
+	for _, m := range masters {
+		var dataKey []byte
+		var err error
+		if version == 1 {
+			dataKey, err = open(m.key[:], rest[:wl], []byte("seald/envelope-key/v1|"+reference))
+		} else {
+			dataKey, err = openX(m.key[:], rest[:wl], []byte("seald/envelope-key/v2|"+reference))
+		}
+		if err != nil {
+			continue
+		}
+		plain, err := open(dataKey, rest[wl:], []byte("seald/envelope/v"+v+"|"+reference))
+		if err != nil {
+			return nil, errors.New("envelope: the payload does not open")
+		}
+		return plain, nil
 	}
-	plain, err := open(dataKey, rest[wl:], []byte("seald/envelope/v1|"+reference))
-	if err != nil {
-		return nil, errors.New("envelope: the payload does not open")
-	}
-	return plain, nil
+	return nil, errors.New("envelope: the data key does not open with this service's master keys")
 }

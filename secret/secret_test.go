@@ -1,6 +1,8 @@
 package secret_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,15 +83,15 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 	}
 }
 
-// The secrets file keeps its format: what Marshal writes, Parse reads back to the same keys, and a file
-// written before package secret existed (its member names) still loads.
+// The secrets file round-trips: what Marshal writes (version 2), Parse reads back to the same keys; a bad
+// file is refused.
 func TestKeysFileRoundTrip(t *testing.T) {
 	k, _ := secret.Generate()
 	b, err := k.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, member := range []string{`"master_key"`, `"ovi_key"`, `"signing_seed"`} {
+	for _, member := range []string{`"version": 2`, `"master_keys"`, `"ovi_key"`, `"signing_keys"`} {
 		if !strings.Contains(string(b), member) {
 			t.Errorf("the file lacks %s:\n%s", member, b)
 		}
@@ -105,9 +107,66 @@ func TestKeysFileRoundTrip(t *testing.T) {
 	if !back.PublicKey().Equal(k.PublicKey()) {
 		t.Error("the parsed signing key differs")
 	}
-	for _, bad := range []string{``, `{}`, `{"master_key":"AAAA","ovi_key":"AAAA","signing_seed":"AAAA"}`} {
+	for _, bad := range []string{``, `{}`, `{"master_key":"AAAA","ovi_key":"AAAA","signing_seed":"AAAA"}`, `{"version":3}`} {
 		if _, err := secret.Parse([]byte(bad)); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
+	}
+}
+
+// A data dir made before key rotation (testdata/v1, written by seald at ab9c8e7) keeps working: its
+// secrets file loads, its envelope and sealed subscription secret open, before and after rotating both keys
+// and writing the file again; new envelopes carry the new key, and the old key still opens the old ones.
+func TestKeysBeforeRotationStillOpen(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", "v1", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	k, err := secret.Parse(read("secrets.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ref = "D-00000000-0000-4000-8000-000000000001"
+	check := func(k *secret.Keys, when string) {
+		t.Helper()
+		if got, err := k.OpenEnvelope(ref, read("envelope.bin")); err != nil || string(got) != `{"sealed":"before rotation"}` {
+			t.Errorf("%s: the old envelope: %q %v", when, got, err)
+		}
+		if got, err := k.OpenString(string(read("sealed-string.txt")), "subscription"); err != nil || got != "sub-secret-123" {
+			t.Errorf("%s: the old sealed string: %q %v", when, got, err)
+		}
+	}
+	check(k, "as loaded")
+	oldPub := k.PublicKey()
+	before, _ := k.SealEnvelope(ref, []byte("sealed before the rotation"))
+	if err := k.Rotate(true, true); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := k.Marshal()
+	k, err = secret.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(k, "after rotation")
+	if got, err := k.OpenEnvelope(ref, before); err != nil || string(got) != "sealed before the rotation" {
+		t.Errorf("a version 2 envelope of the old master key after rotation: %q %v", got, err)
+	}
+	if k.PublicKey().Equal(oldPub) {
+		t.Error("the signing key did not change")
+	}
+	keys := k.SigningKeys()
+	if len(keys) != 2 || !keys[0].Current || keys[1].Current || !keys[1].Public.Equal(oldPub) || keys[1].Retired.IsZero() {
+		t.Errorf("signing keys after rotation: %+v", keys)
+	}
+	after, _ := k.SealEnvelope(ref, []byte("sealed after"))
+	old, _ := secret.Parse(read("secrets.json"))
+	if _, err := old.OpenEnvelope(ref, after); err == nil {
+		t.Error("the old master key opens an envelope sealed under the new one")
+	}
+	if got, err := k.OpenEnvelope(ref, after); err != nil || string(got) != "sealed after" {
+		t.Errorf("new envelope: %q %v", got, err)
 	}
 }

@@ -160,7 +160,7 @@ func benchOpener(logger *slog.Logger) bench.Opener {
 			return nil, err
 		}
 		cfg.DataDir, cfg.Database, cfg.ChainRPCAddr, cfg.Rate = o.Dir, o.Database, "", 0
-		secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath())
+		secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), "")
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +16,11 @@ import (
 )
 
 // openOperator opens what the operator commands need: the store and the secrets of the data dir.
-func openOperator(ctx context.Context, cfg *wiring.Config) (*seald.Service, func(), error) {
+func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) string) (*seald.Service, func(), error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath())
+	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), getenv(wiring.PassphraseEnv))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,7 +53,7 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 		return err
 	}
 	req.Privacy = seald.Privacy(strings.ToUpper(privacy))
-	svc, closeFn, err := openOperator(ctx, &cfg)
+	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func projectRate(ctx context.Context, args []string, getenv func(string) string,
 	if *project == "" {
 		return fmt.Errorf("--project is required")
 	}
-	svc, closeFn, err := openOperator(ctx, &cfg)
+	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
 		return err
 	}
@@ -124,7 +125,7 @@ func keyCommand(ctx context.Context, sub string, args []string, getenv func(stri
 	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
-	svc, closeFn, err := openOperator(ctx, &cfg)
+	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
 		return err
 	}
@@ -228,7 +229,7 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		return fmt.Errorf("record %s needs a REFERENCE", sub)
 	}
 	status := map[string]string{"suspend": "SUSPENDED", "activate": "ACTIVE", "revoke": "REVOKED"}[sub]
-	svc, closeFn, err := openOperator(ctx, &cfg)
+	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
 		return err
 	}
@@ -238,5 +239,46 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		return err
 	}
 	fmt.Fprintf(stdout, "%s %s\n", r.Reference, r.Status)
+	return nil
+}
+
+// keysRotate makes a new master key and/or signing key current in the secrets file, keeping the old ones:
+// what they sealed still opens and what they signed still verifies (the trust root lists a retired signing
+// key). Every instance using the file must be restarted to take the new keys.
+func keysRotate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg wiring.Config
+	fs := wiring.FlagSet("keys rotate", &cfg, false)
+	fs.SetOutput(stderr)
+	master := fs.Bool("master", false, "make a new master key current (it wraps the data keys of new records)")
+	signing := fs.Bool("signing", false, "make a new signing key current (it signs proof bundles; the old one is listed as retired)")
+	if err := wiring.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if !*master && !*signing {
+		return errors.New("keys rotate: give --master, --signing or both")
+	}
+	path := cfg.SecretsPath()
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("keys rotate: no secrets file at %s (--data-dir or --secrets-file)", path)
+	}
+	pass := getenv(wiring.PassphraseEnv)
+	k, _, err := wiring.LoadSecrets(path, pass)
+	if err != nil {
+		return err
+	}
+	if err := k.Rotate(*master, *signing); err != nil {
+		return err
+	}
+	if err := wiring.SaveSecrets(path, pass, k); err != nil {
+		return err
+	}
+	if *master {
+		fmt.Fprintf(stdout, "master key %s is current; %d older ones still open what they sealed\n", k.MasterKeyID(), k.MasterKeys()-1)
+	}
+	if *signing {
+		keys := k.SigningKeys()
+		fmt.Fprintf(stdout, "signing key %s is current; %d retired ones stay in the trust root\n", keys[0].ID, len(keys)-1)
+	}
+	fmt.Fprintf(stdout, "written to %s: restart every instance that uses it\n", path)
 	return nil
 }

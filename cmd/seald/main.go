@@ -45,6 +45,8 @@ commands:
                                           trust root, without seald; exit 0 valid, 1 NOT valid,
                                           2 could not check, 3 valid but revoked on chain
   trust export [--url URL] [--out FILE]   write the issuer's trust root (from a running serve)
+  keys rotate [--master] [--signing]      make a new master and/or signing key current; old ones are
+                                          kept to open and verify what they sealed and signed
 
 API commands (talk to a running serve over HTTP):
   verify --hash H | --reference R | --cid C | --token-id N [--network POLYGON|EOS] | --file data.json | --ovi O [--json]
@@ -96,6 +98,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "proof":
 		if sub == "verify" {
 			return proofVerify(ctx, rest[1:], getenv, stdout, stderr)
+		}
+	case "keys":
+		if sub == "rotate" {
+			return keysRotate(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "trust":
 		if sub == "export" {

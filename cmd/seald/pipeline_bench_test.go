@@ -52,7 +52,7 @@ func BenchmarkPipelineEmbedded(b *testing.B) {
 func benchPipeline(b *testing.B, group bool, workers int) {
 	ctx := context.Background()
 	dir := b.TempDir()
-	secrets, _, err := wiring.LoadSecrets(filepath.Join(dir, "secrets.json"))
+	secrets, _, err := wiring.LoadSecrets(filepath.Join(dir, "secrets.json"), "")
 	if err != nil {
 		b.Fatal(err)
 	}

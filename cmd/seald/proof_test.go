@@ -362,3 +362,69 @@ func TestDevelopmentChainLabelled(t *testing.T) {
 		t.Errorf("serve with a busy --chain-rpc-addr: %v", err)
 	}
 }
+
+// TestKeyRotationKeepsRecords seals a record, stops, rotates both keys with `seald keys rotate` (the file
+// protected with a passphrase on the way), restarts and seals another: both download, and the bundle saved
+// before the rotation (signed by the now retired key), the old record's fresh bundle and the new one's all
+// verify against the new trust root, which lists the retired key.
+func TestKeyRotationKeepsRecords(t *testing.T) {
+	dir := t.TempDir()
+	rpcAddr := freePort(t)
+	in := startServe(t, dir, nil, "--chain-rpc-addr", rpcAddr)
+	seal := func(in *instance, n int) string {
+		r := in.post(authPath, map[string]any{"data": map[string]any{"rotation": n}, "to": "a@example.com"})
+		if r.Status != 201 {
+			t.Fatalf("seal: %d %s", r.Status, r.Raw)
+		}
+		ref := str(r.Body, "data.reference")
+		in.waitState(ref, "COMPLETED", 60*time.Second)
+		return ref
+	}
+	before := seal(in, 1)
+	_, savedBundle := fetch(t, in.URL+"/v/"+before+"/proof.json")
+	in.stop()
+
+	const pass = "correct horse battery staple"
+	env := map[string]string{"SEALD_SECRETS_PASSPHRASE": pass}
+	var out, errb bytes.Buffer
+	if err := run(t.Context(), []string{"keys", "rotate", "--master", "--signing", "--data-dir", dir},
+		func(k string) string { return env[k] }, &out, &errb); err != nil {
+		t.Fatalf("keys rotate: %v %s", err, errb.String())
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "secrets.json"))
+	if !strings.HasPrefix(string(raw), "-----BEGIN AGE ENCRYPTED FILE-----") || strings.Contains(string(raw), "master") {
+		t.Fatalf("the secrets file is not protected with the passphrase:\n%.200s", raw)
+	}
+	err := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--chain-rpc-addr", ""},
+		func(string) string { return "" }, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "SEALD_SECRETS_PASSPHRASE") {
+		t.Errorf("serve without the passphrase: %v", err)
+	}
+
+	in = startServe(t, dir, env, "--chain-rpc-addr", rpcAddr)
+	after := seal(in, 2)
+	for _, ref := range []string{before, after} {
+		d := in.get("/svc-data/data/download?reference=" + ref)
+		if d.Status != 200 || !strings.Contains(string(d.Raw), "rotation") {
+			t.Errorf("download %s after the rotation: %d %s", ref, d.Status, d.Raw)
+		}
+	}
+	code, trustDoc := fetch(t, in.URL+"/.well-known/seald-trust.json")
+	if code != 200 || strings.Count(string(trustDoc), `"status": "retired"`) != 1 || strings.Count(string(trustDoc), `"status": "current"`) != 1 {
+		t.Fatalf("trust root after the rotation: %d %s", code, trustDoc)
+	}
+	trust := writeTemp(t, "trust.json", trustDoc)
+	_, fresh := fetch(t, in.URL+"/v/"+before+"/proof.json")
+	_, newer := fetch(t, in.URL+"/v/"+after+"/proof.json")
+	for name, b := range map[string][]byte{"bundle saved before": savedBundle, "old record's fresh bundle": fresh, "new record's bundle": newer} {
+		if out, code, err := proofCLI(t, writeTemp(t, "p.json", b), "--rpc", "http://"+rpcAddr, "--trust", trust); code != 0 {
+			t.Errorf("%s: exit %d %q %v", name, code, out, err)
+		}
+	}
+	var old, cur seald.Proof
+	_ = json.Unmarshal(savedBundle, &old)
+	_ = json.Unmarshal(newer, &cur)
+	if old.KeyID == cur.KeyID {
+		t.Errorf("the bundles before and after the rotation have the same key id %s", old.KeyID)
+	}
+}
