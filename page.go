@@ -74,6 +74,67 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 	return pr, nil
 }
 
+// TokenURIBase is the tokenURI prefix of a network's contract: the service's token metadata, to which the
+// contract appends the decimal token id.
+func (s *Service) TokenURIBase(network string) string {
+	return strings.TrimRight(s.PublicURL, "/") + "/tokens/" + network + "/"
+}
+
+// TokenMetadata is the ERC-721 metadata JSON of a token (the document tokenURI names), for wallets and
+// explorers. A PRIVATE record's says that it exists and nothing more.
+type TokenMetadata struct {
+	Name        string       `json:"name"`
+	Description string       `json:"description"`
+	ExternalURL string       `json:"external_url,omitempty"`
+	Image       string       `json:"image,omitempty"`
+	Attributes  []TokenTrait `json:"attributes"`
+}
+
+// TokenTrait is one attribute of a token's metadata.
+type TokenTrait struct {
+	TraitType string `json:"trait_type"`
+	Value     string `json:"value"`
+}
+
+// TokenMetadata returns the metadata of an anchored token of a network; ENOTFOUND for a token that is not
+// minted (or not yet confirmed) there.
+func (s *Service) TokenMetadata(ctx context.Context, network, tokenID string) (*TokenMetadata, error) {
+	notFound := Errorf(ENOTFOUND, "no token %s on %s", tokenID, network)
+	net, err := ParseNetwork(network)
+	if err != nil || net != network {
+		return nil, notFound
+	}
+	id, ok, err := ParseTokenID(tokenID)
+	if err != nil || !ok {
+		return nil, notFound
+	}
+	r, err := s.Store.RecordByToken(ctx, network, id)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.Store.Batch(ctx, r.BatchID)
+	if err != nil {
+		return nil, err
+	}
+	if b.State != BatchConfirmed {
+		return nil, notFound
+	}
+	m := &TokenMetadata{Name: "seald record #" + tokenID, Attributes: []TokenTrait{{TraitType: "network", Value: network}}}
+	if r.Privacy != PrivacyPublic {
+		m.Description = "A private sealed record: that it exists, and when it was anchored, is all that is public."
+		return m, nil
+	}
+	m.Description = "Sealed record " + r.Reference + ": the SHA-256 " + r.Hash + " of its data is anchored by this token."
+	m.ExternalURL = s.VerificationLink(r.Reference)
+	m.Image = strings.TrimRight(s.PublicURL, "/") + "/v/" + r.Reference + "/qr.png"
+	m.Attributes = append(m.Attributes, TokenTrait{TraitType: "status", Value: string(r.Status)},
+		TokenTrait{TraitType: "hash", Value: r.Hash})
+	return m, nil
+}
+
 // PublicProof returns the proof bundle of the record a public link names, for anyone: only for a PUBLIC
 // record, and once it is anchored; ENOTFOUND otherwise, as the page.
 func (s *Service) PublicProof(ctx context.Context, id string) (*Proof, error) {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -417,23 +418,56 @@ func (a *Anchorer) Revoke(ctx context.Context, tokenID uint64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := a.Send(ctx, stx.RawTx); err != nil {
-		return "", err
+	return stx.TxHash, a.sendAndWait(ctx, stx.RawTx, stx.TxHash, "revocation")
+}
+
+// EnsureBaseURI makes base the prefix of the contract's tokenURI (the decimal token id follows it), so that
+// wallets and explorers find each token's metadata at the service. It reads tokenURI of the first token and
+// sends setBaseURI, waiting for its inclusion, only when that is not base+"1" (or no token is minted yet):
+// called at each start of anchor leadership, it costs a transaction only when the service's URL changed.
+func (a *Anchorer) EnsureBaseURI(ctx context.Context, base string) (changed bool, err error) {
+	out, err := a.call(ctx, a.abi.PackTokenURI(big.NewInt(FirstTokenID)))
+	if err == nil {
+		if uri, err := a.abi.UnpackTokenURI(out); err == nil && uri == base+strconv.Itoa(FirstTokenID) {
+			return false, nil
+		}
+	} else if !isRevert(err) {
+		return false, fmt.Errorf("evm: tokenURI: %w", err)
 	}
-	hash := stx.TxHash
+	data := a.abi.PackSetBaseURI(base)
+	gas, err := estimate(ctx, a.client, a.s.from, &a.contract, data)
+	if err != nil {
+		return false, fmt.Errorf("evm: estimate setBaseURI gas: %w", err)
+	}
+	tx, err := a.signTx(ctx, nil, 0, data, gas)
+	if err != nil {
+		return false, err
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return false, err
+	}
+	return true, a.sendAndWait(ctx, raw, tx.Hash().Hex(), "setBaseURI")
+}
+
+// sendAndWait sends a signed transaction and waits until Receipt reports it.
+func (a *Anchorer) sendAndWait(ctx context.Context, raw []byte, hash, what string) error {
+	if err := a.Send(ctx, raw); err != nil {
+		return err
+	}
 	t := time.NewTicker(a.opts.PollInterval)
 	defer t.Stop()
 	for {
 		r, err := a.Receipt(ctx, hash)
 		if err != nil {
-			return hash, err
+			return err
 		}
 		if r != nil {
-			return hash, nil
+			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return hash, fmt.Errorf("evm: waiting for revocation %s: %w", hash, ctx.Err())
+			return fmt.Errorf("evm: waiting for %s %s: %w", what, hash, ctx.Err())
 		case <-t.C:
 		}
 	}

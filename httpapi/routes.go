@@ -45,6 +45,7 @@ func (s *Server) routes() http.Handler {
 	if s.Page != nil {
 		mux.Handle("GET /v/", s.Page)
 		mux.Handle("GET /assets/", s.Page)
+		mux.Handle("GET /tokens/", s.Page)
 	}
 
 	for path, ms := range methods {

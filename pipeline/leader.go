@@ -74,6 +74,7 @@ type leaderState struct {
 func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Anchorer, lock seald.Lock) error {
 	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{},
 		fence: &seald.Fence{Name: "anchor:" + network, Epoch: lock.Epoch()}}
+	p.ensureBaseURI(ctx, network, a)
 	for {
 		select {
 		case <-ctx.Done():
@@ -432,4 +433,28 @@ func unhex(c byte) byte {
 		return c - '0'
 	}
 	return c - 'a' + 10
+}
+
+// ensureBaseURI points the contract's tokenURI at the service's token metadata, once per leadership term,
+// before any batch: the leader is the only signer of the network. A failure is logged, not fatal: anchoring
+// matters more than metadata, and the next term tries again.
+func (p *Pipeline) ensureBaseURI(ctx context.Context, network string, a seald.Anchorer) {
+	if p.TokenURIBase == nil {
+		return
+	}
+	e, ok := a.(interface {
+		EnsureBaseURI(ctx context.Context, base string) (bool, error)
+	})
+	if !ok {
+		return
+	}
+	base := p.TokenURIBase(network)
+	changed, err := e.EnsureBaseURI(ctx, base)
+	if err != nil {
+		p.Logger.Warn("set the contract's token URI", "network", network, "base", base, "err", err)
+		return
+	}
+	if changed {
+		p.Logger.Info("token URI of the contract set", "network", network, "base", base)
+	}
 }

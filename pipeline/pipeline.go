@@ -82,8 +82,11 @@ type Pipeline struct {
 	ReplaceAfter time.Duration
 	// Crash, when set, is called at each crash point of the pipeline with its name; tests use it to stop the
 	// process there. Production leaves it nil.
-	Crash  func(point string)
-	Logger *slog.Logger
+	Crash func(point string)
+	// TokenURIBase, when set, gives the tokenURI prefix of a network's contract (the service's
+	// /tokens/{network}/): the anchor leader sets it on the contract when it differs.
+	TokenURIBase func(network string) string
+	Logger       *slog.Logger
 	// Observer is told about steps, batches, e-mails and blobs, for metrics; nil observes nothing.
 	Observer seald.Observer
 	Now      func() time.Time

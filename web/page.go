@@ -52,6 +52,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		mux := http.NewServeMux()
 		mux.HandleFunc("GET /v/{id}", p.record)
 		mux.HandleFunc("GET /v/{id}/proof.json", p.proof)
+		mux.HandleFunc("GET /tokens/{network}/{id}", p.token)
 		mux.HandleFunc("GET /v/{id}/qr.png", p.qr(qrPNG, "image/png"))
 		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
 		mux.HandleFunc("GET /assets/{name}", serveAsset)
@@ -103,6 +104,22 @@ func (p *Page) proof(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Content-Disposition", `attachment; filename="`+pr.Reference+`.proof.json"`)
 	h.Set("Cache-Control", "no-store")
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// token serves a token's ERC-721 metadata, the document the contract's tokenURI names.
+func (p *Page) token(w http.ResponseWriter, r *http.Request) {
+	m, err := p.Service.TokenMetadata(r.Context(), r.PathValue("network"), r.PathValue("id"))
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	_, _ = w.Write(append(b, '\n'))
 }
 

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -18,10 +19,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	ethcommon "github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"seald"
 	"seald/evm/gethtest"
+	"seald/evm/registry"
 )
 
 func freePort(t *testing.T) string {
@@ -427,4 +432,66 @@ func TestKeyRotationKeepsRecords(t *testing.T) {
 	if old.KeyID == cur.KeyID {
 		t.Errorf("the bundles before and after the rotation have the same key id %s", old.KeyID)
 	}
+}
+
+// TestTokenURI: the contract's tokenURI names the service's metadata for every token, set by the anchor
+// leader; the metadata of a PUBLIC record links its page, a PRIVATE one's says only that it exists.
+func TestTokenURI(t *testing.T) {
+	dir := t.TempDir()
+	rpcAddr := freePort(t)
+	in := startServe(t, dir, nil, "--chain-rpc-addr", rpcAddr)
+	priv := tenant(t, dir, "--business", "Quiet Co", "--project", "P", "--privacy", "PRIVATE")
+	pub := in.post(authPath, map[string]any{"data": map[string]any{"uri": "public"}, "to": "a@example.com"})
+	pubRef := str(pub.Body, "data.reference")
+	pubToken := str(in.waitState(pubRef, "COMPLETED", 60*time.Second), "token_id")
+	r := in.call("POST", authPath, priv["subscription_key"], priv["api_key"], "application/json", map[string]any{"data": map[string]any{"uri": "private"}, "to": "a@example.com"})
+	privRef := str(r.Body, "data.reference")
+	var privToken string
+	deadline := time.Now().Add(60 * time.Second)
+	for privToken == "" || str(in.call("GET", statusPath+"?reference="+privRef, priv["subscription_key"], priv["api_key"], "", nil).Body, "data.state") != "COMPLETED" {
+		if time.Now().After(deadline) {
+			t.Fatal("private record not COMPLETED")
+		}
+		time.Sleep(50 * time.Millisecond)
+		privToken = str(in.call("GET", statusPath+"?reference="+privRef, priv["subscription_key"], priv["api_key"], "", nil).Body, "data.token_id")
+	}
+	contract := str(in.get(verifyBase+"reference?reference="+pubRef+"&proof=1").Body, "data.proof.contract")
+	for _, c := range []struct {
+		token, want, not string
+	}{{pubToken, pubRef, ""}, {privToken, "private sealed record", privRef}} {
+		uri := tokenURI(t, "http://"+rpcAddr, contract, c.token)
+		if uri != in.URL+"/tokens/POLYGON/"+c.token {
+			t.Errorf("tokenURI(%s) = %q, want the service's /tokens/POLYGON/%s", c.token, uri, c.token)
+			continue
+		}
+		code, body := fetch(t, uri)
+		if code != 200 || !strings.Contains(string(body), c.want) || c.not != "" && strings.Contains(string(body), c.not) {
+			t.Errorf("metadata of token %s: %d %s", c.token, code, body)
+		}
+	}
+	if code, _ := fetch(t, in.URL+"/tokens/POLYGON/999999"); code != 404 {
+		t.Errorf("metadata of a token never minted: %d", code)
+	}
+}
+
+// tokenURI asks the contract for a token's URI.
+func tokenURI(t *testing.T, rpcURL, contract, token string) string {
+	t.Helper()
+	c, err := ethclient.DialContext(t.Context(), rpcURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	reg := registry.NewSealRegistry()
+	id, _ := new(big.Int).SetString(token, 10)
+	to := ethcommon.HexToAddress(contract)
+	out, err := c.CallContract(t.Context(), ethereum.CallMsg{To: &to, Data: reg.PackTokenURI(id)}, nil)
+	if err != nil {
+		t.Fatalf("tokenURI(%s): %v", token, err)
+	}
+	uri, err := reg.UnpackTokenURI(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uri
 }
