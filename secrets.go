@@ -1,9 +1,9 @@
 package seald
 
 import (
-	"time"
 	"context"
 	"crypto/ed25519"
+	"time"
 )
 
 // The service's cryptography is behind these small interfaces; package secret implements them all with the
