@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -419,35 +418,6 @@ func (a *Anchorer) Revoke(ctx context.Context, tokenID uint64) (string, error) {
 		return "", err
 	}
 	return stx.TxHash, a.sendAndWait(ctx, stx.RawTx, stx.TxHash, "revocation")
-}
-
-// EnsureBaseURI makes base the prefix of the contract's tokenURI (the decimal token id follows it), so that
-// wallets and explorers find each token's metadata at the service. It reads tokenURI of the first token and
-// sends setBaseURI, waiting for its inclusion, only when that is not base+"1" (or no token is minted yet):
-// called at each start of anchor leadership, it costs a transaction only when the service's URL changed.
-func (a *Anchorer) EnsureBaseURI(ctx context.Context, base string) (changed bool, err error) {
-	out, err := a.call(ctx, a.abi.PackTokenURI(big.NewInt(FirstTokenID)))
-	if err == nil {
-		if uri, err := a.abi.UnpackTokenURI(out); err == nil && uri == base+strconv.Itoa(FirstTokenID) {
-			return false, nil
-		}
-	} else if !isRevert(err) {
-		return false, fmt.Errorf("evm: tokenURI: %w", err)
-	}
-	data := a.abi.PackSetBaseURI(base)
-	gas, err := estimate(ctx, a.client, a.s.from, &a.contract, data)
-	if err != nil {
-		return false, fmt.Errorf("evm: estimate setBaseURI gas: %w", err)
-	}
-	tx, err := a.signTx(ctx, nil, 0, data, gas)
-	if err != nil {
-		return false, err
-	}
-	raw, err := tx.MarshalBinary()
-	if err != nil {
-		return false, err
-	}
-	return true, a.sendAndWait(ctx, raw, tx.Hash().Hex(), "setBaseURI")
 }
 
 // sendAndWait sends a signed transaction and waits until Receipt reports it.

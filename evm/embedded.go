@@ -50,6 +50,8 @@ type EmbeddedOptions struct {
 	ChainID uint64
 	// AnchorGasLimit is the Anchorer's Options.AnchorGasLimit.
 	AnchorGasLimit uint64
+	// BaseURI is the tokenURI prefix the contract is deployed with at first start.
+	BaseURI string
 }
 
 // Embedded is seald's default chain: a go-ethereum node running in-process, persisted under a directory,
@@ -95,7 +97,7 @@ func OpenEmbedded(dir string, opts EmbeddedOptions) (*Embedded, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := e.ensureContract(ctx); err != nil {
+	if err := e.ensureContract(ctx, opts.BaseURI); err != nil {
 		e.Close()
 		return nil, err
 	}
@@ -216,7 +218,7 @@ func (e *Embedded) start(genesis *core.Genesis, rpcAddr string) error {
 // account's first transaction, so the contract's address is CreateAddress(account, 0) whatever happens:
 // after a crash between deploying and writing the file, or after a kill -9 lost the deploy block, the
 // same address comes back.
-func (e *Embedded) ensureContract(ctx context.Context) error {
+func (e *Embedded) ensureContract(ctx context.Context, baseURI string) error {
 	from := crypto.PubkeyToAddress(e.key.PublicKey)
 	want := crypto.CreateAddress(from, 0)
 	path := filepath.Join(e.dir, contractFile)
@@ -241,11 +243,27 @@ func (e *Embedded) ensureContract(ctx context.Context) error {
 		if nonce != 0 || want != crypto.CreateAddress(from, 0) {
 			return fmt.Errorf("evm: the SealRegistry at %s is missing from the chain in %s", want.Hex(), e.dir)
 		}
-		addr, err := Deploy(ctx, e.client, e.key)
+		addr, err := DeployWithBaseURI(ctx, e.client, e.key, baseURI)
 		if err != nil {
 			return err
 		}
 		want = addr
+		// The receipt can be readable a moment before the block is the head that "latest" reads: wait for
+		// the code there, so that the Anchorer made next finds the contract.
+		for {
+			code, err := e.client.CodeAt(ctx, want, nil)
+			if err != nil {
+				return fmt.Errorf("evm: contract code: %w", err)
+			}
+			if len(code) > 0 {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("evm: the deployed SealRegistry at %s never showed in the latest block: %w", want.Hex(), ctx.Err())
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
 	}
 	e.contract = want
 	return writeFileAtomic(path, []byte(want.Hex()+"\n"), 0o644)

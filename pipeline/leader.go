@@ -57,9 +57,10 @@ func sleep(ctx context.Context, d time.Duration) {
 
 // leaderState is what one leadership term remembers between rounds.
 type leaderState struct {
-	network   string
-	a         seald.Anchorer
-	fence     *seald.Fence        // this term's leadership: batches are created and confirmed under it
+	network string
+	a       seald.Anchorer
+	fence   *seald.Fence // this term's leadership: batches are created and confirmed under it
+
 	lastSend  map[int64]time.Time // when each open batch's transaction was last (re)sent
 	failures  int
 	reconcile bool // the chain has been checked for lost batches
@@ -74,7 +75,6 @@ type leaderState struct {
 func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Anchorer, lock seald.Lock) error {
 	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{},
 		fence: &seald.Fence{Name: "anchor:" + network, Epoch: lock.Epoch()}}
-	p.ensureBaseURI(ctx, network, a)
 	for {
 		select {
 		case <-ctx.Done():
@@ -119,6 +119,7 @@ func (p *Pipeline) anchorRound(ctx context.Context, st *leaderState) (time.Durat
 	if len(open) > 0 {
 		return p.progress(ctx, st, open[0])
 	}
+
 	queue, err := p.Store.AnchorQueue(ctx, st.network, placed.From, p.Anchor.MaxRecords)
 	if err != nil {
 		return 0, err
@@ -433,28 +434,4 @@ func unhex(c byte) byte {
 		return c - '0'
 	}
 	return c - 'a' + 10
-}
-
-// ensureBaseURI points the contract's tokenURI at the service's token metadata, once per leadership term,
-// before any batch: the leader is the only signer of the network. A failure is logged, not fatal: anchoring
-// matters more than metadata, and the next term tries again.
-func (p *Pipeline) ensureBaseURI(ctx context.Context, network string, a seald.Anchorer) {
-	if p.TokenURIBase == nil {
-		return
-	}
-	e, ok := a.(interface {
-		EnsureBaseURI(ctx context.Context, base string) (bool, error)
-	})
-	if !ok {
-		return
-	}
-	base := p.TokenURIBase(network)
-	changed, err := e.EnsureBaseURI(ctx, base)
-	if err != nil {
-		p.Logger.Warn("set the contract's token URI", "network", network, "base", base, "err", err)
-		return
-	}
-	if changed {
-		p.Logger.Info("token URI of the contract set", "network", network, "base", base)
-	}
 }

@@ -82,11 +82,8 @@ type Pipeline struct {
 	ReplaceAfter time.Duration
 	// Crash, when set, is called at each crash point of the pipeline with its name; tests use it to stop the
 	// process there. Production leaves it nil.
-	Crash func(point string)
-	// TokenURIBase, when set, gives the tokenURI prefix of a network's contract (the service's
-	// /tokens/{network}/): the anchor leader sets it on the contract when it differs.
-	TokenURIBase func(network string) string
-	Logger       *slog.Logger
+	Crash  func(point string)
+	Logger *slog.Logger
 	// Observer is told about steps, batches, e-mails and blobs, for metrics; nil observes nothing.
 	Observer seald.Observer
 	Now      func() time.Time
@@ -579,6 +576,14 @@ func (p *Pipeline) signRevocation(ctx context.Context, a seald.Anchorer, r *seal
 // sendRevocation broadcasts a saved revocation and marks it SENT.
 func (p *Pipeline) sendRevocation(ctx context.Context, a seald.Anchorer, rv *seald.Revocation) error {
 	if err := a.Send(ctx, rv.RawTx); err != nil {
+		if seald.IsPermanent(err) {
+			// Its nonce went to another transaction (a crash dropped it from the pool and the nonce was
+			// reused): it can never be included, so the next run signs the revocation again at a new nonce.
+			rv.State, rv.UpdatedAt = seald.BatchFailed, p.now()
+			if serr := p.Store.SaveRevocation(ctx, rv); serr != nil {
+				return serr
+			}
+		}
 		return err
 	}
 	p.revokeSent.Store(revocationKey(rv), time.Now())

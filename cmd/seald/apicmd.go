@@ -194,9 +194,6 @@ func printVerification(w io.Writer, v *client.Verification) {
 	row("sealed", d.CreatedTime)
 	row("pipeline", d.Pipeline)
 	chain := v.Blockchain.BlockchainNetwork
-	if v.Blockchain.ChainName != "" {
-		chain += " (" + v.Blockchain.ChainName + ")"
-	}
 	if v.Blockchain.TokenID != "" {
 		chain += " token " + v.Blockchain.TokenID
 	} else {
@@ -204,6 +201,9 @@ func printVerification(w io.Writer, v *client.Verification) {
 	}
 	if v.Blockchain.RevokedOnChain {
 		chain += ", revoked on chain"
+	}
+	if v.Blockchain.ChainName != "" {
+		chain += " on " + v.Blockchain.ChainName
 	}
 	row("chain", chain)
 	row("ipfs", v.IPFS.CID)

@@ -86,7 +86,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,
 		Link: svc.VerificationLink, Workers: cfg.Workers, Lease: cfg.JobLease, Logger: logger,
 		Anchor: pipeline.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
-		Crash:  crash, TokenURIBase: svc.TokenURIBase,
+		Crash:  crash,
 	}
 	svc.Wake = pipe.Wake
 	metrics := newMetrics(store, parts)

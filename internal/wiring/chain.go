@@ -23,7 +23,8 @@ import (
 func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts, closers *CloseList) error {
 	var polygon *evm.Anchorer
 	if cfg.Chain == "" || cfg.Chain == "embedded" {
-		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr, AnchorGasLimit: cfg.AnchorGasLimit})
+		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr, AnchorGasLimit: cfg.AnchorGasLimit,
+			BaseURI: tokenURIBase(cfg, seald.NetworkPolygon)})
 		if err != nil && cfg.ChainRPCAddr != "" && strings.Contains(err.Error(), "address already in use") {
 			return fmt.Errorf("--chain-rpc-addr %s is in use by another program: give another host:port, or an empty value to serve no chain JSON-RPC", cfg.ChainRPCAddr)
 		}
@@ -103,7 +104,7 @@ func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flagName, err)
 		}
-		addr, err := evm.Deploy(ctx, client, key)
+		addr, err := evm.DeployWithBaseURI(ctx, client, key, tokenURIBase(cfg, network))
 		client.Close()
 		if err != nil {
 			return nil, fmt.Errorf("deploy SealRegistry on %s: %w", network, err)
@@ -117,4 +118,13 @@ func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract
 		return nil, fmt.Errorf("contract address %q of %s is not an address", contract, network)
 	}
 	return evm.DialAnchorer(ctx, url, common.HexToAddress(contract), key, network, evm.Options{Confirmations: cfg.Confirmations, AnchorGasLimit: cfg.AnchorGasLimit})
+}
+
+// tokenURIBase is the tokenURI prefix a contract is deployed with: the service's token metadata
+// (Service.TokenURIBase), known once the public URL is.
+func tokenURIBase(cfg *Config, network string) string {
+	if cfg.PublicURL == "" {
+		return ""
+	}
+	return strings.TrimRight(cfg.PublicURL, "/") + "/tokens/" + network + "/"
 }
