@@ -20,7 +20,7 @@ func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) s
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), getenv(wiring.PassphraseEnv))
+	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), wiring.Value(getenv(wiring.PassphraseEnv)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -261,7 +261,7 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("keys rotate: no secrets file at %s (--data-dir or --secrets-file)", path)
 	}
-	pass := getenv(wiring.PassphraseEnv)
+	pass := wiring.Value(getenv(wiring.PassphraseEnv))
 	k, _, err := wiring.LoadSecrets(path, pass)
 	if err != nil {
 		return err

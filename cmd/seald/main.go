@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"seald/internal/wiring"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], wiring.Environ(os.LookupEnv), os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		var quiet *exitError

@@ -39,7 +39,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	secrets, created, err := wiring.LoadSecrets(cfg.SecretsPath(), getenv(wiring.PassphraseEnv))
+	secrets, created, err := wiring.LoadSecrets(cfg.SecretsPath(), wiring.Value(getenv(wiring.PassphraseEnv)))
 	if err != nil {
 		return err
 	}
