@@ -152,6 +152,14 @@ func TestEndToEnd(t *testing.T) {
 		if got, err := ipfs.CID(t.Context(), r.Raw); err != nil || got != cid {
 			t.Errorf("the served bytes hash to %s (%v), not %s", got, err, cid)
 		}
+		// A ranged request is a 206 with those bytes, an impossible range a 416; openapi.json lists both.
+		part := in.callWith("GET", "/ipfs/"+cid, map[string]string{"Range": "bytes=2-9"}, nil)
+		if part.Status != 206 || !bytes.Equal(part.Raw, r.Raw[2:10]) || part.Header.Get("Content-Range") == "" {
+			t.Errorf("ranged gateway request: %d %q", part.Status, part.Header.Get("Content-Range"))
+		}
+		if far := in.callWith("GET", "/ipfs/"+cid, map[string]string{"Range": "bytes=100000000-"}, nil); far.Status != 416 {
+			t.Errorf("a range past the end: %d", far.Status)
+		}
 		// No block on disk holds the plaintext.
 		_ = filepath.WalkDir(filepath.Join(dir, "ipfs"), func(path string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
