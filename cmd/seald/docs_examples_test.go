@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +40,26 @@ func TestDocumentedAnswers(t *testing.T) {
 		if r.Status != 200 || !reflect.DeepEqual(documented, real) {
 			t.Errorf("%s answers %d %s; docs/operations.md shows %s", c.path, r.Status, r.Raw, m[1])
 		}
+	}
+}
+
+// TestSubcommandHelp runs the real binary: every command and command group answers -h with its own usage
+// and exit status 0, and a flag that would be ignored is an error instead.
+func TestSubcommandHelp(t *testing.T) {
+	bin := buildBinary(t, "")
+	for _, args := range [][]string{
+		{"tenant", "-h"}, {"key", "-h"}, {"keys", "-h"}, {"record", "-h"}, {"project", "-h"}, {"proof", "-h"},
+		{"trust", "-h"}, {"tenant", "create", "-h"}, {"key", "issue", "-h"}, {"record", "revoke", "-h"},
+		{"proof", "verify", "-h"}, {"keys", "rotate", "-h"}, {"verify", "-h"}, {"seal", "-h"}, {"status", "-h"},
+		{"serve", "-h"}, {"-h"},
+	} {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil || !strings.Contains(strings.ToLower(string(out)), "usage") || strings.Contains(string(out), "unknown command") {
+			t.Errorf("seald %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	out, err := exec.Command(bin, "verify", "--reference", "D-00000000-0000-4000-8000-000000000000", "--proof").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--json") {
+		t.Errorf("verify --proof without --json: %v %s", err, out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"seald/internal/wiring"
@@ -76,6 +77,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(rest) > 0 {
 		sub = rest[0]
 	}
+	if groups[cmd] && (sub == "-h" || sub == "--help" || sub == "help" || sub == "") {
+		// A command group's help: its lines of the usage.
+		fmt.Fprint(stdout, groupUsage(cmd))
+		if sub == "" {
+			return fmt.Errorf("%s: a subcommand is required", cmd)
+		}
+		return nil
+	}
 	switch cmd {
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
@@ -128,4 +137,28 @@ func joinArgs(a, b string) string {
 		return a
 	}
 	return a + " " + b
+}
+
+// groups are the commands that take a subcommand.
+var groups = map[string]bool{"tenant": true, "key": true, "keys": true, "record": true, "project": true, "proof": true, "trust": true}
+
+// groupUsage is the part of the usage about one command group, with the lines that continue it.
+func groupUsage(cmd string) string {
+	var b strings.Builder
+	b.WriteString("usage: seald " + cmd + " <subcommand> [flags]\n\n")
+	in := false
+	for _, line := range strings.Split(usage, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  "+cmd+" "):
+			in = true
+		case in && strings.HasPrefix(line, "        "):
+		default:
+			in = false
+		}
+		if in {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString("\nRun 'seald " + cmd + " <subcommand> -h' for its flags.\n")
+	return b.String()
 }
