@@ -63,3 +63,20 @@ func TestSubcommandHelp(t *testing.T) {
 		t.Errorf("verify --proof without --json: %v %s", err, out)
 	}
 }
+
+// TestNoProgressFramesWhenPiped: `seald seal` with its stderr on a pipe writes no progress-bar frames
+// (carriage returns), only the summary line.
+func TestNoProgressFramesWhenPiped(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	bin := buildBinary(t, "")
+	file := writeTemp(t, "records.jsonl", []byte(`{"data":{"n":1},"to":"a@example.com"}`+"\n"+`{"data":{"n":2},"to":"a@example.com"}`+"\n"))
+	cmd := exec.Command(bin, "seal", "--file", file, "--url", in.URL, "--subscription-key", in.Sub, "--api-key", in.API)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("seal: %v %s %s", err, stdout.String(), stderr.String())
+	}
+	if strings.Contains(stderr.String(), "\r") || !strings.Contains(stdout.String(), "accepted 2") {
+		t.Errorf("piped seal: stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+}
