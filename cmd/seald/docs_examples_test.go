@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -78,5 +79,29 @@ func TestNoProgressFramesWhenPiped(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "\r") || !strings.Contains(stdout.String(), "accepted 2") {
 		t.Errorf("piped seal: stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+}
+
+// TestSecondEmbeddedIPFSInstanceRefused: two instances on one PostgreSQL database with the embedded IPFS
+// store would each hold only the envelopes they stored; the second is refused at start, naming --ipfs.
+func TestSecondEmbeddedIPFSInstanceRefused(t *testing.T) {
+	dsn := freshPostgresSchema(t)
+	first := t.TempDir()
+	startServe(t, first, nil, "--database", dsn)
+	second := t.TempDir()
+	for _, f := range []string{"secrets.json", "credentials.json"} {
+		b, err := os.ReadFile(filepath.Join(first, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(second, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb strings.Builder
+	err := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", second, "--database", dsn, "--chain-rpc-addr", ""},
+		func(string) string { return "" }, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "--ipfs") {
+		t.Errorf("a second embedded-IPFS instance on one database: %v", err)
 	}
 }

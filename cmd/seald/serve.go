@@ -56,6 +56,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
+	if (cfg.IPFS == "" || cfg.IPFS == "embedded") && strings.HasPrefix(cfg.DatabaseSpec(), "postgres") {
+		// The embedded IPFS store lives in this instance's data dir: a second instance on the same database
+		// could not serve the envelopes the first stored. One instance holds the database's embedded-IPFS
+		// lock for as long as it runs; another is refused here rather than answering 500s later.
+		l, err := store.TryLock(ctx, "embedded-ipfs")
+		if err != nil {
+			return fmt.Errorf("open store: %w", err)
+		}
+		if l == nil {
+			return errors.New("--ipfs embedded: another instance on this database already keeps the envelopes in its own " +
+				"embedded IPFS store, which this one could not read; instances sharing a database need a shared IPFS node: " +
+				"give each --ipfs http://KUBO:5001")
+		}
+		closers.Add("embedded-ipfs lock", func() error { l.Release(); return nil })
+	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
