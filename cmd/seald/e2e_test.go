@@ -180,7 +180,7 @@ func TestEndToEnd(t *testing.T) {
 				}
 				b := readFile(t, f)
 				for _, want := range []string{"To: <alice@example.com>", "Cc: <bob@example.com>, <carol@example.com>",
-					"Subject: Sealed", "Hello", "/v/" + ref, wantHash, "Message-ID: <" + ref + "@"} {
+					"Subject: Sealed", "Hello", "/v/" + ref, wantHash, "Message-ID: <" + ref + "@", "Sealed by: "} {
 					if !strings.Contains(b, want) {
 						t.Errorf("message lacks %q:\n%s", want, b)
 					}

@@ -124,6 +124,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 		fmt.Fprintf(stdout, "seald: first start: keys of the default business and project written to %s\n", path)
+		fmt.Fprintf(stdout, "seald: notification e-mail is sent from %s (--mail-from) through %s (--smtp)\n", cfg.MailFrom, cmpOr(cfg.SMTP, "outbox"))
 	}
 
 	// The public verification page needs the service, so it is made here rather than in openParts.
@@ -213,4 +214,11 @@ func redactDSN(s string) string {
 		}
 	}
 	return s
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
