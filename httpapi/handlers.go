@@ -208,6 +208,26 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	writeOK(w, r, http.StatusOK, statusRecord(rec))
 }
 
+// history answers a record's audit trail to its owner.
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	ref, err := query(r, "reference")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, trail, err := s.Service.History(r.Context(), callerOf(r.Context()), ref)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	h := wire.History{Reference: rec.Reference, Status: string(rec.Status), Changes: []wire.HistoryChange{}}
+	for _, c := range trail {
+		h.Changes = append(h.Changes, wire.HistoryChange{Time: formatTime(c.At), From: string(c.From), To: string(c.To),
+			Actor: c.Actor, Reason: c.Reason})
+	}
+	writeOK(w, r, http.StatusOK, h)
+}
+
 func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	b, err := decode(r, s.BodyLimit)
 	if err != nil {

@@ -214,7 +214,13 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 	var cfg wiring.Config
 	fs := wiring.FlagSet("record "+sub, &cfg, false)
 	fs.SetOutput(stderr)
-	reason := fs.String("reason", "", "why, for the audit trail")
+	var reason *string
+	var asJSON *bool
+	if sub == "history" {
+		asJSON = fs.Bool("json", false, "print the changes as JSON")
+	} else {
+		reason = fs.String("reason", "", "why, for the audit trail")
+	}
 	var ref string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		ref, args = args[0], args[1:] // the reference may come before the flags
@@ -234,6 +240,22 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		return err
 	}
 	defer closeFn()
+	if sub == "history" {
+		r, trail, err := svc.History(ctx, nil, ref)
+		if err != nil {
+			return fmt.Errorf("record %s: %s", ref, seald.ErrorMessage(err))
+		}
+		if *asJSON {
+			return printJSON(stdout, trail)
+		}
+		fmt.Fprintf(stdout, "%s is %s; %d status changes\n", r.Reference, r.Status, len(trail))
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "TIME\tFROM\tTO\tBY\tREASON")
+		for _, c := range trail {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", c.At.UTC().Format(time.RFC3339), c.From, c.To, c.Actor, c.Reason)
+		}
+		return w.Flush()
+	}
 	r, err := svc.SetStatus(ctx, nil, ref, status, *reason)
 	if err != nil {
 		return err

@@ -310,6 +310,21 @@ func TestEndToEnd(t *testing.T) {
 		if str(v.Body, "data.status") != "REVOKED" {
 			t.Errorf("after revoke, status %q", str(v.Body, "data.status"))
 		}
+		// The audit trail: four changes, oldest first, by the owner's key; another business sees nothing.
+		h := in.get("/authentication-status/history?reference=" + ref)
+		changes, _ := field(h.Body, "data.changes").([]any)
+		if h.Status != 200 || len(changes) != 4 || str(changes[0], "from") != "ACTIVE" || str(changes[3], "to") != "REVOKED" ||
+			str(changes[0], "actor") == "" || str(changes[0], "actor") == "cli" {
+			t.Errorf("history: %d %s", h.Status, h.Raw)
+		}
+		if o := in.call("GET", "/authentication-status/history?reference="+ref, other["subscription_key"], other["api_key"], "", nil); o.Status != 404 {
+			t.Errorf("another business's history request: %d %s", o.Status, o.Raw)
+		}
+		var cli, cliErr bytes.Buffer
+		if err := run(t.Context(), []string{"record", "history", ref, "--data-dir", dir}, func(string) string { return "" }, &cli, &cliErr); err != nil ||
+			!strings.Contains(cli.String(), "4 status changes") || !strings.Contains(cli.String(), "REVOKED") {
+			t.Errorf("seald record history: %v %s %s", err, cli.String(), cliErr.String())
+		}
 		deadline := time.Now().Add(30 * time.Second)
 		for field(in.get(verifyBase+"reference?reference="+ref).Body, "data.blockchain.revoked_on_chain") != true {
 			if time.Now().After(deadline) {

@@ -43,6 +43,7 @@ commands:
   project rate --project ID --rate-limit N --rate-burst N
                                           a project's own requests per second per API key (0: serve's)
   record suspend|activate|revoke REFERENCE [--reason TEXT]
+  record history REFERENCE [--json]       the record's audit trail: each status change, when, by which key, why
   proof verify FILE --rpc URL --trust FILE|URL [--data FILE] | --no-trust
                                           check a proof bundle against the chain and the issuer's
                                           trust root, without seald; exit 0 valid, 1 NOT valid,
@@ -99,7 +100,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "record":
 		switch sub {
-		case "suspend", "activate", "revoke":
+		case "suspend", "activate", "revoke", "history":
 			return recordCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
 		}
 	case "project":
