@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -302,5 +303,56 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 		fmt.Fprintf(stdout, "signing key %s is current; %d retired ones stay in the trust root\n", keys[0].ID, len(keys)-1)
 	}
 	fmt.Fprintf(stdout, "written to %s: restart every instance that uses it\n", path)
+	return nil
+}
+
+// tenantUpdate changes a business's details and, with --project, one of its projects'; only the flags given
+// change anything. A running serve shows the change within its auth cache's lifetime (--auth-cache-ttl).
+func tenantUpdate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg wiring.Config
+	fs := wiring.FlagSet("tenant update", &cfg, false)
+	fs.SetOutput(stderr)
+	var u seald.TenantUpdate
+	fs.StringVar(&u.BusinessID, "business", "", "id of the business (biz_…)")
+	fs.StringVar(&u.ProjectID, "project", "", "id of one of its projects (prj_…), for the --project-* flags")
+	values := map[string]*string{}
+	for name, usage := range map[string]string{
+		"name": "the business's new name", "description": "its description", "logo": "its logo URL", "website": "its website",
+		"project-name": "the project's new name", "project-description": "its description", "project-logo": "its logo URL",
+	} {
+		values[name] = fs.String(name, "", usage)
+	}
+	if err := wiring.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if u.BusinessID == "" {
+		return errors.New("tenant update: --business is required")
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	pick := func(name string) *string {
+		if given[name] {
+			return values[name]
+		}
+		return nil
+	}
+	u.Name, u.Description, u.Logo, u.Website = pick("name"), pick("description"), pick("logo"), pick("website")
+	u.ProjectName, u.ProjectDescription, u.ProjectLogo = pick("project-name"), pick("project-description"), pick("project-logo")
+	if len(given) == 1 || len(given) == 2 && given["project"] {
+		return errors.New("tenant update: nothing to change: give --name, --description, --logo, --website or --project-* flags")
+	}
+	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	b, p, err := svc.UpdateTenant(ctx, nil, u)
+	if err != nil {
+		return fmt.Errorf("tenant update: %s", seald.ErrorMessage(err))
+	}
+	fmt.Fprintf(stdout, "business %s: %q, %q, logo %q, website %q\n", b.BusinessID, b.Name, b.Description, b.Logo, b.Website)
+	if p != nil {
+		fmt.Fprintf(stdout, "project %s: %q, %q, logo %q\n", p.ProjectID, p.Name, p.Description, p.Logo)
+	}
 	return nil
 }

@@ -382,6 +382,32 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("tenant details", func(t *testing.T) {
+		u := in.callWith("PUT", "/tenant/update", nil, map[string]any{"website": "https://acme.example", "project_description": "Invoices of 2026"})
+		if u.Status != 200 || str(u.Body, "data.business.website") != "https://acme.example" || str(u.Body, "data.project.description") != "Invoices of 2026" {
+			t.Fatalf("tenant update: %d %s", u.Status, u.Raw)
+		}
+		if v := in.get(verifyBase + "reference?reference=" + ref); str(v.Body, "data.owner.business.website") != "https://acme.example" {
+			t.Errorf("a verification after the update shows website %q", str(v.Body, "data.owner.business.website"))
+		}
+		for _, bad := range []map[string]any{{}, {"nonsense": "x"}, {"name": ""}, {"website": 7}} {
+			if r := in.callWith("PUT", "/tenant/update", nil, bad); r.Status != 400 {
+				t.Errorf("tenant update %v: %d %s", bad, r.Status, r.Raw)
+			}
+		}
+		// The operator: rename the other business and its project; joining it with another website is refused.
+		var out, errb bytes.Buffer
+		if err := run(t.Context(), []string{"tenant", "update", "--data-dir", dir, "--business", other["business_id"], "--name", "Other Corp Ltd",
+			"--project", other["project_id"], "--project-name", "Secret 2"}, func(string) string { return "" }, &out, &errb); err != nil {
+			t.Fatalf("seald tenant update: %v %s", err, errb.String())
+		}
+		err := run(t.Context(), []string{"tenant", "create", "--data-dir", dir, "--business", "Other Corp Ltd", "--project", "Third",
+			"--website", "https://elsewhere.example"}, func(string) string { return "" }, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), "tenant update") {
+			t.Errorf("joining a business with another website: %v", err)
+		}
+	})
+
 	// Every request and response above was validated against openapi.json as it went (the problems are
 	// reported when the instance is cleaned up); here, every operation of the document must have been used.
 	t.Run("openapi coverage", func(t *testing.T) {

@@ -36,6 +36,8 @@ commands:
   serve                                   run the API and the pipeline
   tenant create --business N --project N [--privacy PUBLIC|PRIVATE] [--network POLYGON|EOS]
                 [--rate-limit N --rate-burst N] [--json]
+  tenant update --business ID [--name N] [--description D] [--logo URL] [--website URL]
+                [--project ID [--project-name N] [--project-description D] [--project-logo URL]]
   key issue --business ID | --project ID  issue a subscription key (business) or API key (project)
   key list [--business ID]                list keys by id and prefix
   key rotate --id KEY_ID [--overlap 24h]  issue a successor; the old key works until the overlap ends
@@ -90,8 +92,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "tenant":
-		if sub == "create" {
+		switch sub {
+		case "create":
 			return tenantCreate(ctx, rest[1:], getenv, stdout, stderr)
+		case "update":
+			return tenantUpdate(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "key":
 		switch sub {
