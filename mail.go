@@ -12,6 +12,8 @@ type Mail struct {
 	HTML             bool
 	Hash             string // appended to the body with the reference and the link
 	VerificationLink string
+	// Business and Project name who sealed the record; the message says so.
+	Business, Project string
 }
 
 // Mailer sends notification e-mail. The embedded default writes each message as an .eml file into an outbox

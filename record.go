@@ -55,6 +55,9 @@ type MailRequest struct {
 	Subject string   `json:"subject"`
 	Body    string   `json:"body"`
 	HTML    bool     `json:"html"`
+	// Business and Project name who sealed the record, so that the message says it.
+	Business string `json:"business,omitempty"`
+	Project  string `json:"project,omitempty"`
 }
 
 // Record is one sealed JSON object and everything the pipeline learned about it.

@@ -97,6 +97,11 @@ type Tenants interface {
 	BusinessByName(ctx context.Context, name string) (*Business, error)
 	Business(ctx context.Context, businessID string) (*Business, error)
 	Project(ctx context.Context, projectID string) (*Project, error)
+	// UpdateBusiness saves a business's name, description, logo and website; ENOTFOUND for an unknown
+	// business, ECONFLICT when another business has the name.
+	UpdateBusiness(ctx context.Context, b *Business) error
+	// UpdateProject saves a project's name, description and logo; ENOTFOUND for an unknown project.
+	UpdateProject(ctx context.Context, p *Project) error
 	// SetProjectRate saves a project's own request rate per API key; ENOTFOUND for an unknown project.
 	SetProjectRate(ctx context.Context, projectID string, perSecond float64, burst int) error
 	// CountBusinesses is used at first start to create the default tenant.

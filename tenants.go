@@ -63,6 +63,11 @@ func (s *Service) CreateTenant(ctx context.Context, req TenantRequest) (*Tenant,
 	b, err := s.Store.BusinessByName(ctx, name)
 	switch ErrorCode(err) {
 	case "":
+		// Joining a business: details given for it must be its own, not silently dropped.
+		if w := strings.TrimSpace(req.Website); w != "" && w != b.Website {
+			return nil, Errorf(EINVALID, "business %q exists with website %q, not %q: change it with `seald tenant update --business %s --website …`",
+				name, b.Website, w, b.BusinessID)
+		}
 		t.Business = b
 	case ENOTFOUND:
 		t.Business = &Business{
@@ -229,4 +234,75 @@ func (s *Service) SetProjectRate(ctx context.Context, projectID string, perSecon
 		return err
 	}
 	return s.Store.SetProjectRate(ctx, projectID, perSecond, burst)
+}
+
+// TenantUpdate changes the details of a business and of one of its projects; a nil field is left as it is.
+type TenantUpdate struct {
+	BusinessID string // the business; through the API, the caller's own
+	ProjectID  string // one of its projects, "" to change none; through the API, the caller's own
+
+	Name, Description, Logo, Website             *string // the business's
+	ProjectName, ProjectDescription, ProjectLogo *string // the project's
+}
+
+// UpdateTenant applies u for the operator (c nil) or for the owner c, who may change only its own business
+// and project (another id is ENOTFOUND, as for one that does not exist). Names keep the rules of creation.
+// Cached copies are dropped, so the next answer of this instance shows the change.
+func (s *Service) UpdateTenant(ctx context.Context, c *Caller, u TenantUpdate) (*Business, *Project, error) {
+	if c != nil && (u.BusinessID != c.Business.BusinessID || u.ProjectID != "" && u.ProjectID != c.Project.ProjectID) {
+		return nil, nil, Errorf(ENOTFOUND, "no such business or project")
+	}
+	set := func(dst *string, v *string, what string, limit int, required bool) error {
+		if v == nil {
+			return nil
+		}
+		x := strings.TrimSpace(*v)
+		if required && x == "" {
+			return Errorf(EINVALID, "%s cannot be empty", what)
+		}
+		if err := checkLength(what, x, limit); err != nil {
+			return err
+		}
+		*dst = x
+		return nil
+	}
+	b, err := s.Store.Business(ctx, u.BusinessID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmp.Or(set(&b.Name, u.Name, "business name", MaxName, true), set(&b.Description, u.Description, "description", MaxDescription, false),
+		set(&b.Logo, u.Logo, "logo", MaxDescription, false), set(&b.Website, u.Website, "website", MaxDescription, false)); err != nil {
+		return nil, nil, err
+	}
+	var p *Project
+	if u.ProjectID != "" {
+		if p, err = s.Store.Project(ctx, u.ProjectID); err != nil {
+			return nil, nil, err
+		}
+		if p.BusinessID != b.BusinessID {
+			return nil, nil, Errorf(ENOTFOUND, "project %s is not a project of business %s", u.ProjectID, u.BusinessID)
+		}
+		if err := cmp.Or(set(&p.Name, u.ProjectName, "project name", MaxName, true),
+			set(&p.Description, u.ProjectDescription, "project description", MaxDescription, false),
+			set(&p.Logo, u.ProjectLogo, "project logo", MaxDescription, false)); err != nil {
+			return nil, nil, err
+		}
+	} else if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil {
+		return nil, nil, Errorf(EINVALID, "project details need the project")
+	}
+	if u.Name != nil || u.Description != nil || u.Logo != nil || u.Website != nil {
+		if err := s.Store.UpdateBusiness(ctx, b); err != nil {
+			if ErrorCode(err) == ECONFLICT {
+				return nil, nil, Errorf(ECONFLICT, "another business is named %q", b.Name)
+			}
+			return nil, nil, err
+		}
+	}
+	if p != nil {
+		if err := s.Store.UpdateProject(ctx, p); err != nil {
+			return nil, nil, err
+		}
+	}
+	s.cache.invalidate()
+	return b, p, nil
 }

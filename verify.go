@@ -299,3 +299,20 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 	}
 	return s.Secrets.OpenEnvelope(reference, env)
 }
+
+// History returns a record's audit trail, its status changes in the order they were made, to its owner (c
+// nil: the operator's CLI, any record). Another caller gets the ENOTFOUND of a record it cannot see.
+func (s *Service) History(ctx context.Context, c *Caller, reference string) (*Record, []*StatusChange, error) {
+	var r *Record
+	var err error
+	if c != nil {
+		r, err = s.owned(ctx, c, reference)
+	} else if err = ParseReference(reference); err == nil {
+		r, err = s.Store.Record(ctx, reference)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	trail, err := s.Store.AuditTrail(ctx, reference)
+	return r, trail, err
+}

@@ -208,6 +208,77 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	writeOK(w, r, http.StatusOK, statusRecord(rec))
 }
 
+// updateTenant changes the caller's business and project details: the members given, others unchanged.
+func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
+	b, err := decode(r, s.BodyLimit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c := callerOf(r.Context())
+	u := seald.TenantUpdate{BusinessID: c.Business.BusinessID}
+	known := map[string]**string{"name": &u.Name, "description": &u.Description, "logo": &u.Logo, "website": &u.Website,
+		"project_name": &u.ProjectName, "project_description": &u.ProjectDescription, "project_logo": &u.ProjectLogo}
+	for name := range b {
+		dst, ok := known[name]
+		if !ok {
+			s.writeError(w, r, seald.Errorf(seald.EINVALID, "unknown member %q: give name, description, logo, website, project_name, project_description or project_logo", name))
+			return
+		}
+		v, present, err := b.str(name)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if present {
+			*dst = &v
+		}
+	}
+	if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil {
+		u.ProjectID = c.Project.ProjectID
+	}
+	if len(b) == 0 {
+		s.writeError(w, r, seald.Errorf(seald.EINVALID, "nothing to change: give name, description, logo, website, project_name, project_description or project_logo"))
+		return
+	}
+	biz, proj, err := s.Service.UpdateTenant(r.Context(), c, u)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if proj == nil {
+		proj = c.Project
+	}
+	writeOK(w, r, http.StatusOK, wire.Owner{
+		Business: wire.Business{ID: biz.ID, BusinessID: biz.BusinessID, Name: biz.Name, Description: biz.Description,
+			Logo: biz.Logo, Website: biz.Website, DateRegistered: formatTime(biz.DateRegistered)},
+		ProjectID: proj.ProjectID,
+		Project: wire.Project{ID: proj.ID, ProjectID: proj.ProjectID, Name: proj.Name, Description: proj.Description,
+			Logo: proj.Logo, Privacy: string(proj.Privacy), BusinessID: proj.BusinessID},
+		BusinessID: biz.BusinessID,
+	})
+}
+
+// history answers a record's audit trail to its owner.
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	ref, err := query(r, "reference")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, trail, err := s.Service.History(r.Context(), callerOf(r.Context()), ref)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	h := wire.History{Reference: rec.Reference, Status: string(rec.Status), Changes: []wire.HistoryChange{}}
+	for _, c := range trail {
+		h.Changes = append(h.Changes, wire.HistoryChange{Time: formatTime(c.At), From: string(c.From), To: string(c.To),
+			Actor: c.Actor, Reason: c.Reason})
+	}
+	writeOK(w, r, http.StatusOK, h)
+}
+
 func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	b, err := decode(r, s.BodyLimit)
 	if err != nil {

@@ -29,6 +29,8 @@ func (s *Server) routes() http.Handler {
 	// Beyond the seed (API.md).
 	handle("POST", "/svc-data/data/authentication/ipfs/sm-eos/email", s.authenticate(s.sealOn("EOS")))
 	handle("PUT", "/authentication-status/update/status", s.authenticate(s.updateStatus))
+	handle("GET", "/authentication-status/history", s.authenticate(s.history))
+	handle("PUT", "/tenant/update", s.authenticate(s.updateTenant))
 	handle("GET", "/verification/api/v1/verify/ovi", s.authenticate(s.verifyOVI))
 	handle("GET", "/svc-data/data/download", s.authenticate(s.download))
 	handle("GET", "/.well-known/seald-key", s.publicKey)

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/microcosm-cc/bluemonday"
 	gomail "github.com/wneessen/go-mail"
 
 	"seald"
@@ -125,10 +126,14 @@ func (c *composer) build(m *seald.Mail) (*built, error) {
 	msg.SetMessageIDWithValue(m.Reference + "@" + c.idHost)
 	id := "<" + m.Reference + "@" + c.idHost + ">"
 
-	footer := footer{reference: m.Reference, hash: m.Hash, link: link}
+	footer := footer{reference: m.Reference, hash: m.Hash, link: link, business: m.Business, project: m.Project}
 	if m.HTML {
-		msg.SetBodyString(gomail.TypeTextPlain, textFromHTML(m.Body)+footer.text())
-		msg.AddAlternativeString(gomail.TypeTextHTML, footer.addToHTML(m.Body))
+		// The body is the tenant's HTML: scripts, handlers, forms and styles that could deceive or track are
+		// removed by bluemonday's policy for user content before it is sent under the service's name.
+		// The policy keeps a fragment; it goes back into a document of its own.
+		body := "<html><body>" + htmlPolicy.Sanitize(m.Body) + "</body></html>"
+		msg.SetBodyString(gomail.TypeTextPlain, textFromHTML(body)+footer.text())
+		msg.AddAlternativeString(gomail.TypeTextHTML, footer.addToHTML(body))
 	} else {
 		msg.SetBodyString(gomail.TypeTextPlain, m.Body+footer.text())
 	}
@@ -195,11 +200,29 @@ func parseAddresses(field string, list []string) ([]*mail.Address, error) {
 // footer is what every message ends with, in both parts: what lets the recipient find and check the record.
 type footer struct {
 	reference, hash, link string
+	business, project     string // who sealed the record
 }
+
+// sealedBy names the sealer: "Acme (project Invoices)".
+func (f footer) sealedBy() string {
+	if f.business == "" {
+		return ""
+	}
+	if f.project == "" {
+		return f.business
+	}
+	return f.business + " (project " + f.project + ")"
+}
+
+// htmlPolicy sanitizes HTML bodies (bluemonday's policy for user-generated content).
+var htmlPolicy = bluemonday.UGCPolicy()
 
 func (f footer) text() string {
 	var b strings.Builder
 	b.WriteString("\n\n--\n")
+	if by := f.sealedBy(); by != "" {
+		fmt.Fprintf(&b, "Sealed by: %s\n", by)
+	}
 	fmt.Fprintf(&b, "Reference: %s\n", f.reference)
 	if f.hash != "" {
 		fmt.Fprintf(&b, "Hash: %s\n", f.hash)
@@ -215,7 +238,13 @@ func (f footer) text() string {
 // is only ever an http or https URL (checkLink).
 func (f footer) addToHTML(body string) string {
 	var b strings.Builder
-	b.WriteString("\n<hr>\n<p>Reference: <code>")
+	b.WriteString("\n<hr>\n<p>")
+	if by := f.sealedBy(); by != "" {
+		b.WriteString("Sealed by: ")
+		b.WriteString(html.EscapeString(by))
+		b.WriteString("<br>\n")
+	}
+	b.WriteString("Reference: <code>")
 	b.WriteString(html.EscapeString(f.reference))
 	b.WriteString("</code>")
 	if f.hash != "" {

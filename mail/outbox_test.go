@@ -294,3 +294,29 @@ func messageEntries(dir string) ([]os.DirEntry, error) {
 	entries, err := os.ReadDir(dir)
 	return slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == mail.SentLog }), err
 }
+
+// An HTML body is sanitized before it is sent (no script, handler or javascript: link survives), and every
+// message names the business and project that sealed the record.
+func TestMessageSanitizedAndNamesSealer(t *testing.T) {
+	o := newOutbox(t)
+	m := htmlMail()
+	m.Body = `<p onclick="steal()">Hi</p><script>alert(1)</script><a href="javascript:alert(2)">x</a><img src=x onerror=alert(3)>`
+	m.Business, m.Project = "Acme & Sons", "Diplomas"
+	if _, err := o.Send(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(o.Dir(), testRef+".eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parse(t, data)
+	h := p.parts["text/html"]
+	for _, bad := range []string{"<script", "onclick", "javascript:", "onerror"} {
+		if strings.Contains(h, bad) {
+			t.Errorf("the HTML part keeps %q:\n%s", bad, h)
+		}
+	}
+	if !strings.Contains(h, "Sealed by: Acme &amp; Sons (project Diplomas)") || !strings.Contains(p.parts["text/plain"], "Sealed by: Acme & Sons (project Diplomas)") {
+		t.Errorf("the message does not name the sealer:\n%s\n%s", p.parts["text/plain"], h)
+	}
+}

@@ -17,6 +17,34 @@ var tenantTests = []test{
 	{"DuplicateProject", testDuplicateProject},
 	{"Times", testTenantTimes},
 	{"ProjectRate", testProjectRate},
+	{"UpdateDetails", testUpdateDetails},
+}
+
+// A business's and a project's details change as saved, and nothing else of them; another business's name
+// is ECONFLICT; unknown ids are ENOTFOUND.
+func testUpdateDetails(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, p := tenant(t, s)
+	other, _ := tenant(t, s)
+	b.Name, b.Description, b.Logo, b.Website = "renamed "+b.Name, "new description", "https://logo.example/x.png", "https://example.com"
+	ok(t, "UpdateBusiness", s.UpdateBusiness(ctx, b))
+	got, err := s.Business(ctx, b.BusinessID)
+	ok(t, "Business", err)
+	equal(t, "updated Business", got, b)
+	p.Name, p.Description, p.Logo = "renamed project", "project description", "https://logo.example/p.png"
+	ok(t, "UpdateProject", s.UpdateProject(ctx, p))
+	gp, err := s.Project(ctx, p.ProjectID)
+	ok(t, "Project", err)
+	equal(t, "updated Project", gp, p)
+	clash := *b
+	clash.Name = other.Name
+	wantCode(t, "UpdateBusiness to another business's name", s.UpdateBusiness(ctx, &clash), seald.ECONFLICT)
+	ghost := *b
+	ghost.BusinessID = "biz_nothing"
+	wantCode(t, "UpdateBusiness of no business", s.UpdateBusiness(ctx, &ghost), seald.ENOTFOUND)
+	gproj := *p
+	gproj.ProjectID = "prj_nothing"
+	wantCode(t, "UpdateProject of no project", s.UpdateProject(ctx, &gproj), seald.ENOTFOUND)
 }
 
 // A project's own rate is kept as given at creation and as set later; setting it on no project is ENOTFOUND.

@@ -211,6 +211,22 @@ type StatusChange struct {
 	Msg       string `json:"msg"`
 }
 
+// History (beyond the seed) is a record's audit trail: every status change, oldest first.
+type History struct {
+	Reference string          `json:"reference"`
+	Status    string          `json:"status"`
+	Changes   []HistoryChange `json:"changes"`
+}
+
+// HistoryChange is one status change of a record.
+type HistoryChange struct {
+	Time   string `json:"time"` // RFC 3339, UTC, milliseconds
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Actor  string `json:"actor"` // the id of the API key that made it, or "cli" for the operator
+	Reason string `json:"reason"`
+}
+
 // PublicKey is the service's signing key, published at /.well-known/seald-key.
 type PublicKey struct {
 	Algorithm string `json:"algorithm"`

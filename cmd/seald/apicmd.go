@@ -106,6 +106,9 @@ func verifyCommand(ctx context.Context, args []string, getenv func(string) strin
 			n++
 		}
 	}
+	if *proof && !*asJSON {
+		return errors.New("verify: --proof adds the proof bundle to the JSON output: give --json too")
+	}
 	if n != 1 || fs.NArg() > 0 {
 		return errors.New("verify: give exactly one of --hash, --reference, --cid, --token-id, --file or --ovi")
 	}

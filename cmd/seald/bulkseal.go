@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	"seald/client"
 	"seald/internal/wiring"
@@ -66,7 +67,7 @@ func sealCommand(ctx context.Context, args []string, getenv func(string) string,
 	}
 
 	bar := progressbar.NewOptions(len(lines), progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("sealing"),
-		progressbar.OptionShowCount(), progressbar.OptionSetWidth(30), progressbar.OptionSetVisibility(!*quiet),
+		progressbar.OptionShowCount(), progressbar.OptionSetWidth(30), progressbar.OptionSetVisibility(!*quiet && isTerminal(stderr)),
 		progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionOnCompletion(func() { fmt.Fprintln(stderr) }))
 	jobs := make(chan *sealLine)
 	var wg sync.WaitGroup
@@ -159,4 +160,11 @@ func reason(err error) string {
 		return fmt.Sprintf("%d %s", e.StatusCode, e.Message)
 	}
 	return err.Error()
+}
+
+// isTerminal tells whether w is a terminal: the progress bar redraws itself with carriage returns, which only
+// a terminal shows as intended; piped or logged, the summary line alone is written.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +21,7 @@ func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) s
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, nil, err
 	}
-	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), getenv(wiring.PassphraseEnv))
+	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), wiring.Value(getenv(wiring.PassphraseEnv)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -214,7 +215,13 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 	var cfg wiring.Config
 	fs := wiring.FlagSet("record "+sub, &cfg, false)
 	fs.SetOutput(stderr)
-	reason := fs.String("reason", "", "why, for the audit trail")
+	var reason *string
+	var asJSON *bool
+	if sub == "history" {
+		asJSON = fs.Bool("json", false, "print the changes as JSON")
+	} else {
+		reason = fs.String("reason", "", "why, for the audit trail")
+	}
 	var ref string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		ref, args = args[0], args[1:] // the reference may come before the flags
@@ -234,6 +241,22 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		return err
 	}
 	defer closeFn()
+	if sub == "history" {
+		r, trail, err := svc.History(ctx, nil, ref)
+		if err != nil {
+			return fmt.Errorf("record %s: %s", ref, seald.ErrorMessage(err))
+		}
+		if *asJSON {
+			return printJSON(stdout, trail)
+		}
+		fmt.Fprintf(stdout, "%s is %s; %d status changes\n", r.Reference, r.Status, len(trail))
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "TIME\tFROM\tTO\tBY\tREASON")
+		for _, c := range trail {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", c.At.UTC().Format(time.RFC3339), c.From, c.To, c.Actor, c.Reason)
+		}
+		return w.Flush()
+	}
 	r, err := svc.SetStatus(ctx, nil, ref, status, *reason)
 	if err != nil {
 		return err
@@ -261,7 +284,7 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("keys rotate: no secrets file at %s (--data-dir or --secrets-file)", path)
 	}
-	pass := getenv(wiring.PassphraseEnv)
+	pass := wiring.Value(getenv(wiring.PassphraseEnv))
 	k, _, err := wiring.LoadSecrets(path, pass)
 	if err != nil {
 		return err
@@ -280,5 +303,56 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 		fmt.Fprintf(stdout, "signing key %s is current; %d retired ones stay in the trust root\n", keys[0].ID, len(keys)-1)
 	}
 	fmt.Fprintf(stdout, "written to %s: restart every instance that uses it\n", path)
+	return nil
+}
+
+// tenantUpdate changes a business's details and, with --project, one of its projects'; only the flags given
+// change anything. A running serve shows the change within its auth cache's lifetime (--auth-cache-ttl).
+func tenantUpdate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var cfg wiring.Config
+	fs := wiring.FlagSet("tenant update", &cfg, false)
+	fs.SetOutput(stderr)
+	var u seald.TenantUpdate
+	fs.StringVar(&u.BusinessID, "business", "", "id of the business (biz_…)")
+	fs.StringVar(&u.ProjectID, "project", "", "id of one of its projects (prj_…), for the --project-* flags")
+	values := map[string]*string{}
+	for name, usage := range map[string]string{
+		"name": "the business's new name", "description": "its description", "logo": "its logo URL", "website": "its website",
+		"project-name": "the project's new name", "project-description": "its description", "project-logo": "its logo URL",
+	} {
+		values[name] = fs.String(name, "", usage)
+	}
+	if err := wiring.Parse(fs, args, getenv); err != nil {
+		return err
+	}
+	if u.BusinessID == "" {
+		return errors.New("tenant update: --business is required")
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	pick := func(name string) *string {
+		if given[name] {
+			return values[name]
+		}
+		return nil
+	}
+	u.Name, u.Description, u.Logo, u.Website = pick("name"), pick("description"), pick("logo"), pick("website")
+	u.ProjectName, u.ProjectDescription, u.ProjectLogo = pick("project-name"), pick("project-description"), pick("project-logo")
+	if len(given) == 1 || len(given) == 2 && given["project"] {
+		return errors.New("tenant update: nothing to change: give --name, --description, --logo, --website or --project-* flags")
+	}
+	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	b, p, err := svc.UpdateTenant(ctx, nil, u)
+	if err != nil {
+		return fmt.Errorf("tenant update: %s", seald.ErrorMessage(err))
+	}
+	fmt.Fprintf(stdout, "business %s: %q, %q, logo %q, website %q\n", b.BusinessID, b.Name, b.Description, b.Logo, b.Website)
+	if p != nil {
+		fmt.Fprintf(stdout, "project %s: %q, %q, logo %q\n", p.ProjectID, p.Name, p.Description, p.Logo)
+	}
 	return nil
 }

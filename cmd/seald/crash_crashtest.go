@@ -7,18 +7,20 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"seald/internal/wiring"
 )
 
 // crashHook kills the process, as kill -9 would (no deferred function runs, nothing is flushed), at the crash
 // point named by SEALD_CRASH_AT, the SEALD_CRASH_AFTER-th time it is passed (default 1). Only builds with the
 // crashtest tag have it. The count is atomic: job runners pass the points concurrently.
 func crashHook(getenv func(string) string) func(string) {
-	at := getenv("SEALD_CRASH_AT")
+	at := wiring.Value(getenv("SEALD_CRASH_AT"))
 	if at == "" {
 		return nil
 	}
 	n := int64(1)
-	if v := getenv("SEALD_CRASH_AFTER"); v != "" {
+	if v := wiring.Value(getenv("SEALD_CRASH_AFTER")); v != "" {
 		parsed, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || parsed < 1 {
 			return nil

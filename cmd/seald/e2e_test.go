@@ -152,6 +152,14 @@ func TestEndToEnd(t *testing.T) {
 		if got, err := ipfs.CID(t.Context(), r.Raw); err != nil || got != cid {
 			t.Errorf("the served bytes hash to %s (%v), not %s", got, err, cid)
 		}
+		// A ranged request is a 206 with those bytes, an impossible range a 416; openapi.json lists both.
+		part := in.callWith("GET", "/ipfs/"+cid, map[string]string{"Range": "bytes=2-9"}, nil)
+		if part.Status != 206 || !bytes.Equal(part.Raw, r.Raw[2:10]) || part.Header.Get("Content-Range") == "" {
+			t.Errorf("ranged gateway request: %d %q", part.Status, part.Header.Get("Content-Range"))
+		}
+		if far := in.callWith("GET", "/ipfs/"+cid, map[string]string{"Range": "bytes=100000000-"}, nil); far.Status != 416 {
+			t.Errorf("a range past the end: %d", far.Status)
+		}
 		// No block on disk holds the plaintext.
 		_ = filepath.WalkDir(filepath.Join(dir, "ipfs"), func(path string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
@@ -172,7 +180,7 @@ func TestEndToEnd(t *testing.T) {
 				}
 				b := readFile(t, f)
 				for _, want := range []string{"To: <alice@example.com>", "Cc: <bob@example.com>, <carol@example.com>",
-					"Subject: Sealed", "Hello", "/v/" + ref, wantHash, "Message-ID: <" + ref + "@"} {
+					"Subject: Sealed", "Hello", "/v/" + ref, wantHash, "Message-ID: <" + ref + "@", "Sealed by: "} {
 					if !strings.Contains(b, want) {
 						t.Errorf("message lacks %q:\n%s", want, b)
 					}
@@ -302,6 +310,21 @@ func TestEndToEnd(t *testing.T) {
 		if str(v.Body, "data.status") != "REVOKED" {
 			t.Errorf("after revoke, status %q", str(v.Body, "data.status"))
 		}
+		// The audit trail: four changes, oldest first, by the owner's key; another business sees nothing.
+		h := in.get("/authentication-status/history?reference=" + ref)
+		changes, _ := field(h.Body, "data.changes").([]any)
+		if h.Status != 200 || len(changes) != 4 || str(changes[0], "from") != "ACTIVE" || str(changes[3], "to") != "REVOKED" ||
+			str(changes[0], "actor") == "" || str(changes[0], "actor") == "cli" {
+			t.Errorf("history: %d %s", h.Status, h.Raw)
+		}
+		if o := in.call("GET", "/authentication-status/history?reference="+ref, other["subscription_key"], other["api_key"], "", nil); o.Status != 404 {
+			t.Errorf("another business's history request: %d %s", o.Status, o.Raw)
+		}
+		var cli, cliErr bytes.Buffer
+		if err := run(t.Context(), []string{"record", "history", ref, "--data-dir", dir}, func(string) string { return "" }, &cli, &cliErr); err != nil ||
+			!strings.Contains(cli.String(), "4 status changes") || !strings.Contains(cli.String(), "REVOKED") {
+			t.Errorf("seald record history: %v %s %s", err, cli.String(), cliErr.String())
+		}
 		deadline := time.Now().Add(30 * time.Second)
 		for field(in.get(verifyBase+"reference?reference="+ref).Body, "data.blockchain.revoked_on_chain") != true {
 			if time.Now().After(deadline) {
@@ -356,6 +379,32 @@ func TestEndToEnd(t *testing.T) {
 		r = in.callWith("GET", "/healthz", map[string]string{"X-Request-Id": "bad id\twith junk"}, nil)
 		if id := r.Header.Get("X-Request-Id"); id == "" || strings.Contains(id, " ") {
 			t.Errorf("insane X-Request-Id kept: %q", id)
+		}
+	})
+
+	t.Run("tenant details", func(t *testing.T) {
+		u := in.callWith("PUT", "/tenant/update", nil, map[string]any{"website": "https://acme.example", "project_description": "Invoices of 2026"})
+		if u.Status != 200 || str(u.Body, "data.business.website") != "https://acme.example" || str(u.Body, "data.project.description") != "Invoices of 2026" {
+			t.Fatalf("tenant update: %d %s", u.Status, u.Raw)
+		}
+		if v := in.get(verifyBase + "reference?reference=" + ref); str(v.Body, "data.owner.business.website") != "https://acme.example" {
+			t.Errorf("a verification after the update shows website %q", str(v.Body, "data.owner.business.website"))
+		}
+		for _, bad := range []map[string]any{{}, {"nonsense": "x"}, {"name": ""}, {"website": 7}} {
+			if r := in.callWith("PUT", "/tenant/update", nil, bad); r.Status != 400 {
+				t.Errorf("tenant update %v: %d %s", bad, r.Status, r.Raw)
+			}
+		}
+		// The operator: rename the other business and its project; joining it with another website is refused.
+		var out, errb bytes.Buffer
+		if err := run(t.Context(), []string{"tenant", "update", "--data-dir", dir, "--business", other["business_id"], "--name", "Other Corp Ltd",
+			"--project", other["project_id"], "--project-name", "Secret 2"}, func(string) string { return "" }, &out, &errb); err != nil {
+			t.Fatalf("seald tenant update: %v %s", err, errb.String())
+		}
+		err := run(t.Context(), []string{"tenant", "create", "--data-dir", dir, "--business", "Other Corp Ltd", "--project", "Third",
+			"--website", "https://elsewhere.example"}, func(string) string { return "" }, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), "tenant update") {
+			t.Errorf("joining a business with another website: %v", err)
 		}
 	})
 

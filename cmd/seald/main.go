@@ -11,12 +11,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"seald/internal/wiring"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], wiring.Environ(os.LookupEnv), os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		var quiet *exitError
@@ -33,6 +36,8 @@ commands:
   serve                                   run the API and the pipeline
   tenant create --business N --project N [--privacy PUBLIC|PRIVATE] [--network POLYGON|EOS]
                 [--rate-limit N --rate-burst N] [--json]
+  tenant update --business ID [--name N] [--description D] [--logo URL] [--website URL]
+                [--project ID [--project-name N] [--project-description D] [--project-logo URL]]
   key issue --business ID | --project ID  issue a subscription key (business) or API key (project)
   key list [--business ID]                list keys by id and prefix
   key rotate --id KEY_ID [--overlap 24h]  issue a successor; the old key works until the overlap ends
@@ -40,6 +45,7 @@ commands:
   project rate --project ID --rate-limit N --rate-burst N
                                           a project's own requests per second per API key (0: serve's)
   record suspend|activate|revoke REFERENCE [--reason TEXT]
+  record history REFERENCE [--json]       the record's audit trail: each status change, when, by which key, why
   proof verify FILE --rpc URL --trust FILE|URL [--data FILE] | --no-trust
                                           check a proof bundle against the chain and the issuer's
                                           trust root, without seald; exit 0 valid, 1 NOT valid,
@@ -74,12 +80,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(rest) > 0 {
 		sub = rest[0]
 	}
+	if groups[cmd] && (sub == "-h" || sub == "--help" || sub == "help" || sub == "") {
+		// A command group's help: its lines of the usage.
+		fmt.Fprint(stdout, groupUsage(cmd))
+		if sub == "" {
+			return fmt.Errorf("%s: a subcommand is required", cmd)
+		}
+		return nil
+	}
 	switch cmd {
 	case "serve":
 		return serve(ctx, rest, getenv, stdout, stderr)
 	case "tenant":
-		if sub == "create" {
+		switch sub {
+		case "create":
 			return tenantCreate(ctx, rest[1:], getenv, stdout, stderr)
+		case "update":
+			return tenantUpdate(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "key":
 		switch sub {
@@ -88,7 +105,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "record":
 		switch sub {
-		case "suspend", "activate", "revoke":
+		case "suspend", "activate", "revoke", "history":
 			return recordCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
 		}
 	case "project":
@@ -126,4 +143,28 @@ func joinArgs(a, b string) string {
 		return a
 	}
 	return a + " " + b
+}
+
+// groups are the commands that take a subcommand.
+var groups = map[string]bool{"tenant": true, "key": true, "keys": true, "record": true, "project": true, "proof": true, "trust": true}
+
+// groupUsage is the part of the usage about one command group, with the lines that continue it.
+func groupUsage(cmd string) string {
+	var b strings.Builder
+	b.WriteString("usage: seald " + cmd + " <subcommand> [flags]\n\n")
+	in := false
+	for _, line := range strings.Split(usage, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  "+cmd+" "):
+			in = true
+		case in && strings.HasPrefix(line, "        "):
+		default:
+			in = false
+		}
+		if in {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString("\nRun 'seald " + cmd + " <subcommand> -h' for its flags.\n")
+	return b.String()
 }

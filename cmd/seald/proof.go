@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -46,8 +47,8 @@ func exitWith(code int, format string, args ...any) error {
 
 // exitCode is the exit status of err: 0 for nil, the exitError's code, else 1.
 func exitCode(err error) int {
-	if err == nil {
-		return 0
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0 // -h printed the usage asked for
 	}
 	var e *exitError
 	if errors.As(err, &e) {

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -166,4 +168,53 @@ func TestRestartAndKill9KeepTokens(t *testing.T) {
 	checkAll(p.in)
 	seal(p.in, 3)
 	checkAll(p.in)
+}
+
+// TestEmptyEnvironmentTurnsOff runs the real binary with SEALD_CHAIN_RPC_ADDR set to "": the embedded
+// chain serves no JSON-RPC, as the README says, instead of falling back to the default address.
+func TestEmptyEnvironmentTurnsOff(t *testing.T) {
+	bin := buildBinary(t, "")
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--log-level", "info")
+	cmd.Env = append(os.Environ(), "SEALD_CHAIN_RPC_ADDR=")
+	stdout, _ := cmd.StdoutPipe()
+	var logs lockedBuffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	up := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening on") {
+				up <- true
+			}
+		}
+	}()
+	select {
+	case <-up:
+	case <-time.After(90 * time.Second):
+		t.Fatalf("seald did not start\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), "embedded chain JSON-RPC") {
+		t.Errorf("SEALD_CHAIN_RPC_ADDR= still served the chain's JSON-RPC:\n%s", logs.String())
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

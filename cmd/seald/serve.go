@@ -39,7 +39,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	secrets, created, err := wiring.LoadSecrets(cfg.SecretsPath(), getenv(wiring.PassphraseEnv))
+	secrets, created, err := wiring.LoadSecrets(cfg.SecretsPath(), wiring.Value(getenv(wiring.PassphraseEnv)))
 	if err != nil {
 		return err
 	}
@@ -55,6 +55,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		if err := wiring.RefuseNewSecrets(ctx, store, cfg.SecretsPath()); err != nil {
 			return err
 		}
+	}
+	if (cfg.IPFS == "" || cfg.IPFS == "embedded") && strings.HasPrefix(cfg.DatabaseSpec(), "postgres") {
+		// The embedded IPFS store lives in this instance's data dir: a second instance on the same database
+		// could not serve the envelopes the first stored. One instance holds the database's embedded-IPFS
+		// lock for as long as it runs; another is refused here rather than answering 500s later.
+		l, err := store.TryLock(ctx, "embedded-ipfs")
+		if err != nil {
+			return fmt.Errorf("open store: %w", err)
+		}
+		if l == nil {
+			return errors.New("--ipfs embedded: another instance on this database already keeps the envelopes in its own " +
+				"embedded IPFS store, which this one could not read; instances sharing a database need a shared IPFS node: " +
+				"give each --ipfs http://KUBO:5001")
+		}
+		closers.Add("embedded-ipfs lock", func() error { l.Release(); return nil })
 	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -109,6 +124,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 		fmt.Fprintf(stdout, "seald: first start: keys of the default business and project written to %s\n", path)
+		fmt.Fprintf(stdout, "seald: notification e-mail is sent from %s (--mail-from) through %s (--smtp)\n", cfg.MailFrom, cmpOr(cfg.SMTP, "outbox"))
 	}
 
 	// The public verification page needs the service, so it is made here rather than in openParts.
@@ -198,4 +214,11 @@ func redactDSN(s string) string {
 		}
 	}
 	return s
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -103,6 +103,26 @@ func (s *Store) SetProjectRate(ctx context.Context, projectID string, perSecond 
 	})
 }
 
+// UpdateBusiness saves a business's name, description, logo and website.
+func (s *Store) UpdateBusiness(ctx context.Context, b *seald.Business) error {
+	op := s.op("UpdateBusiness")
+	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE businesses SET name = ?, description = ?, logo = ?, website = ? WHERE business_id = ?`,
+			b.Name, b.Description, b.Logo, b.Website, b.BusinessID)
+		return mustAffect(n, err, NotFound(op, "business %s not found", b.BusinessID))
+	})
+}
+
+// UpdateProject saves a project's name, description and logo.
+func (s *Store) UpdateProject(ctx context.Context, p *seald.Project) error {
+	op := s.op("UpdateProject")
+	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		n, err := q.Exec(ctx, `UPDATE projects SET name = ?, description = ?, logo = ? WHERE project_id = ?`,
+			p.Name, p.Description, p.Logo, p.ProjectID)
+		return mustAffect(n, err, NotFound(op, "project %s not found", p.ProjectID))
+	})
+}
+
 // CountBusinesses tells first start whether the default tenant must be created.
 func (s *Store) CountBusinesses(ctx context.Context) (int, error) {
 	return one(ctx, s, s.op("CountBusinesses"), func(row Row) (n int, err error) {

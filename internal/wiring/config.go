@@ -109,6 +109,31 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 
 // Parse reads flags, then fills every flag not given on the command line from SEALD_<NAME> (upper case,
 // dashes as underscores).
+// EmptyValue is what the getenv of Environ answers for a variable that is set to the empty string, so that
+// Parse can tell "set, empty" (the flag takes the empty value: SEALD_CHAIN_RPC_ADDR= turns the chain's
+// JSON-RPC off) from "not set" (the flag keeps its default). Read single variables with Value.
+const EmptyValue = "\x00"
+
+// Environ is the process environment as the commands read it: lookup's value, EmptyValue for a variable
+// set to "", "" for one not set.
+func Environ(lookup func(string) (string, bool)) func(string) string {
+	return func(k string) string {
+		v, ok := lookup(k)
+		if ok && v == "" {
+			return EmptyValue
+		}
+		return v
+	}
+}
+
+// Value is a variable's value as read through Environ: EmptyValue is "".
+func Value(v string) string {
+	if v == EmptyValue {
+		return ""
+	}
+	return v
+}
+
 func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -122,7 +147,7 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
 		}
 		env := "SEALD_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 		if v := getenv(env); v != "" {
-			if e := f.Value.Set(v); e != nil {
+			if e := f.Value.Set(Value(v)); e != nil {
 				err = fmt.Errorf("%s: %v", env, e)
 			}
 		}
