@@ -102,6 +102,9 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 	if network == NetworkEOS {
 		pipeline = PipelineEOS
 	}
+	if err := s.admit(ctx); err != nil {
+		return nil, err
+	}
 	r := s.newRecord(c, PrefixAuthentication, pipeline, network, hash)
 	r.IsEmail = true
 	r.Mail = &MailRequest{To: to, Cc: cc, Subject: subject, Body: body, HTML: req.IsHTML,
@@ -133,6 +136,9 @@ func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record
 	network := c.Project.Network
 	if _, ok := s.Chains[network]; !ok {
 		return nil, Errorf(EINVALID, "blockchain %s is not enabled on this service", network)
+	}
+	if err := s.admit(ctx); err != nil {
+		return nil, err
 	}
 	r := s.newRecord(c, PrefixGenerator, PipelineOVI, network, hash)
 	if r.OVI, err = s.Secrets.EncryptOVI(r.Reference, hash); err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -36,6 +37,11 @@ type Service struct {
 	// one revoked or rotated through this Service stops at once. A rotated key's own expiry is exact, cached
 	// or not. Records are never cached, so a record's status is always current.
 	CacheTTL time.Duration
+	// MaxBacklog, when above zero, refuses new records (EOVERLOADED) while this many or more wait in the
+	// pipeline (Records.CountWaiting, read at most once a second): the service pushes back instead of
+	// piling up work it cannot finish.
+	MaxBacklog int
+	backlog    backlogCache
 
 	cache tenantCache
 }
@@ -185,4 +191,38 @@ func (s *Service) owned(ctx context.Context, c *Caller, reference string) (*Reco
 // Status returns a record's pipeline status to its owner.
 func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Record, error) {
 	return s.owned(ctx, c, reference)
+}
+
+// backlogCache keeps the number of records waiting in the pipeline for a second, so that intake reads it
+// once a second rather than once a request.
+type backlogCache struct {
+	mu   sync.Mutex
+	at   time.Time
+	n    int
+	last error
+}
+
+// admit refuses a new record while the backlog is at MaxBacklog or above. A store that cannot count lets the
+// request through: the backlog check must not become a second way for intake to fail.
+func (s *Service) admit(ctx context.Context) error {
+	if s.MaxBacklog <= 0 {
+		return nil
+	}
+	b := &s.backlog
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if now := time.Now(); now.Sub(b.at) >= time.Second {
+		b.at = now
+		waiting, err := s.Store.CountWaiting(ctx)
+		if b.last = err; err == nil {
+			b.n = 0
+			for _, w := range waiting {
+				b.n += w.Count
+			}
+		}
+	}
+	if b.last == nil && b.n >= s.MaxBacklog {
+		return Errorf(EOVERLOADED, "%d records are waiting in the pipeline (the limit is %d): the record was not accepted; send it again later", b.n, s.MaxBacklog)
+	}
+	return nil
 }

@@ -133,6 +133,9 @@ type Records interface {
 	// in one transaction; ECONFLICT if the record's status is no longer from.
 	ChangeStatus(ctx context.Context, c *StatusChange, from Status, jobs ...*Job) error
 	AuditTrail(ctx context.Context, reference string) ([]*StatusChange, error)
+	// CountWaiting counts the records in each state of the pipeline that is not final (WaitingStates),
+	// with the creation time of the oldest; a state with none is absent.
+	CountWaiting(ctx context.Context) (map[State]Waiting, error)
 }
 
 // Jobs persists the pipeline's durable jobs.
@@ -270,3 +273,12 @@ type Store interface {
 	Locks
 	Close() error
 }
+
+// Waiting is how many records wait in one state of the pipeline, and since when the oldest was sealed.
+type Waiting struct {
+	Count  int
+	Oldest time.Time
+}
+
+// WaitingStates are the states of the pipeline that are not final, in pipeline order.
+var WaitingStates = []State{StatePending, StateIPFSStored, StateAnchorSubmitted, StateAnchored, StateEmailSent}

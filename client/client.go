@@ -43,8 +43,10 @@ func WithKeys(subscriptionKey, apiKey string) Option {
 // WithHTTPClient sets the http.Client used (default: one with a 60 s timeout).
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
 
-// WithRetry retries a call answered 429 up to n times, each after the Retry-After the service gave (at
-// most max, default 30 s), as long as the call's context allows. Without it, a 429 is returned as *Error.
+// WithRetry retries a call answered 429 (rate limit), or 503 with X-Seald-Backpressure (the backlog is full,
+// nothing was accepted), up to n times, each after the Retry-After the service gave (at most max, default
+// 30 s), as long as the call's context allows. Without it, those answers are returned as *Error. Other 503s
+// are not retried: a seal they answer may have been stored.
 func WithRetry(n int, max time.Duration) Option {
 	return func(c *Client) {
 		c.retries = n
@@ -74,8 +76,11 @@ type Error struct {
 	StatusCode int
 	Message    string
 	RequestID  string
-	// RetryAfter is the wait the service asked for with a 429 (zero otherwise).
+	// RetryAfter is the wait the service asked for with a 429 or a 503 (zero otherwise).
 	RetryAfter time.Duration
+	// Backpressure: the 503 refused the request because too much work waits (X-Seald-Backpressure), so
+	// nothing of it was accepted and it may be sent again.
+	Backpressure bool
 }
 
 func (e *Error) Error() string {
@@ -115,7 +120,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	for attempt := 0; ; attempt++ {
 		err := c.once(ctx, r, out)
 		var e *Error
-		if !errors.As(err, &e) || e.StatusCode != http.StatusTooManyRequests || attempt >= c.retries {
+		if !errors.As(err, &e) || !(e.StatusCode == http.StatusTooManyRequests || e.Backpressure) || attempt >= c.retries {
 			return err
 		}
 		wait := min(max(e.RetryAfter, 100*time.Millisecond), c.maxBackoff)
@@ -211,6 +216,7 @@ func errorOf(resp *http.Response, raw []byte, env *envelope, jsonErr error) *Err
 	if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs >= 0 {
 		e.RetryAfter = time.Duration(secs) * time.Second
 	}
+	e.Backpressure = resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("X-Seald-Backpressure") != ""
 	return e
 }
 

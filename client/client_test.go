@@ -255,3 +255,45 @@ func TestClientRetriesAfter429(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A 503 of backpressure (X-Seald-Backpressure) is retried after its Retry-After, since nothing was accepted;
+// a plain 503, after which a seal may have been stored, is not.
+func TestClientRetriesBackpressure(t *testing.T) {
+	var calls atomic.Int32
+	var backpressure atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		if n == 1 {
+			w.Header().Set("Retry-After", "1")
+			if backpressure.Load() {
+				w.Header().Set("X-Seald-Backpressure", "1")
+			}
+			w.WriteHeader(503)
+			w.Write([]byte(`{"success":false,"data":null,"error":"busy"}`))
+			return
+		}
+		w.WriteHeader(201)
+		w.Write([]byte(`{"success":true,"data":{"reference":"D-0b9c2f1e-5d7a-4c3b-8a9e-1f2d3c4b5a69","hash":"` + strings.Repeat("a", 64) + `"},"error":null}`))
+	}))
+	defer srv.Close()
+	c := client.New(srv.URL, client.WithKeys("s", "a"), client.WithRetry(3, 5*time.Second))
+	body := json.RawMessage(`{"data":{"x":1},"to":"a@example.com"}`)
+
+	backpressure.Store(true)
+	start := time.Now()
+	if _, err := c.AuthenticateJSON(t.Context(), "POLYGON", body); err != nil {
+		t.Fatalf("after backpressure: %v", err)
+	}
+	if calls.Load() != 2 || time.Since(start) < time.Second {
+		t.Errorf("%d calls in %s: the backpressure 503 was not retried after its Retry-After", calls.Load(), time.Since(start))
+	}
+
+	calls.Store(0)
+	backpressure.Store(false)
+	_, err := c.AuthenticateJSON(t.Context(), "POLYGON", body)
+	var e *client.Error
+	if !errors.As(err, &e) || e.StatusCode != 503 || calls.Load() != 1 {
+		t.Errorf("a plain 503: %v after %d calls; want it returned at once", err, calls.Load())
+	}
+}

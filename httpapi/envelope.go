@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"strconv"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -49,6 +50,9 @@ type verifyBody struct {
 const StatusClientGone = 499
 
 // statusOf is the one table from error codes to HTTP status codes.
+// BackpressureRetryAfter is the Retry-After, in seconds, of a seal refused because the backlog is full.
+const BackpressureRetryAfter = 5
+
 var statusOf = map[string]int{
 	seald.EINVALID:      http.StatusBadRequest,
 	seald.EUNAUTHORIZED: http.StatusUnauthorized,
@@ -58,6 +62,7 @@ var statusOf = map[string]int{
 	seald.EUNSUPPORTED:  http.StatusUnsupportedMediaType,
 	seald.ERATELIMIT:    http.StatusTooManyRequests,
 	seald.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	seald.EOVERLOADED:   http.StatusServiceUnavailable,
 	seald.EINTERNAL:     http.StatusInternalServerError,
 }
 
@@ -120,6 +125,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *seald.Error
 	if errors.As(err, &e) && (e.Code == seald.ERATELIMIT || e.Code == seald.EUNAVAILABLE) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
+	}
+	if e != nil && e.Code == seald.EOVERLOADED {
+		// Backpressure: the request was refused before anything was written, so a client may send it again
+		// (the package client does, after Retry-After, when it sees X-Seald-Backpressure).
+		w.Header().Set("Retry-After", strconv.Itoa(BackpressureRetryAfter))
+		w.Header().Set("X-Seald-Backpressure", "1")
 	}
 	msg := seald.ErrorMessage(err)
 	if envelopeFor(r.URL.Path) == verifyEnvelope {

@@ -24,6 +24,8 @@ var _ seald.Observer = (*Metrics)(nil)
 type Options struct {
 	// Jobs counts the pipeline's jobs by kind (seald.Store.CountJobs): the queue depth of each step.
 	Jobs func(ctx context.Context) (map[string]int, error)
+	// Waiting counts the records waiting in each state of the pipeline (seald.Records.CountWaiting).
+	Waiting func(ctx context.Context) (map[seald.State]seald.Waiting, error)
 	// Balances reads the signer balance (wei) of each network.
 	Balances map[string]func(ctx context.Context) (*big.Int, error)
 	// ScrapeTimeout bounds the reads above at each scrape (default 5 s), so a slow chain node cannot hold a
@@ -172,6 +174,12 @@ var (
 	queuedDesc = prometheus.NewDesc("seald_jobs_queued",
 		"Pipeline jobs waiting or running, by kind (store, notify, finish, revoke:NETWORK); shared by every instance on one database.",
 		[]string{"kind"}, nil)
+	waitingDesc = prometheus.NewDesc("seald_records_waiting",
+		"Records waiting in each state of the pipeline that is not final (IPFS_STORED: waiting for the chain); shared by every instance on one database.",
+		[]string{"state"}, nil)
+	oldestDesc = prometheus.NewDesc("seald_records_oldest_waiting_seconds",
+		"Age, since it was sealed, of the oldest record waiting in each state of the pipeline (0 when none waits).",
+		[]string{"state"}, nil)
 	balanceDesc = prometheus.NewDesc("seald_signer_balance_wei",
 		"Balance of the anchoring key on the network, in wei.", []string{"network"}, nil)
 )
@@ -179,6 +187,8 @@ var (
 // Describe implements prometheus.Collector.
 func (c *scraped) Describe(ch chan<- *prometheus.Desc) {
 	ch <- queuedDesc
+	ch <- waitingDesc
+	ch <- oldestDesc
 	ch <- balanceDesc
 }
 
@@ -198,6 +208,20 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 			}
 			for kind, n := range counts {
 				ch <- prometheus.MustNewConstMetric(queuedDesc, prometheus.GaugeValue, float64(n), kind)
+			}
+		}
+	}
+	if c.opts.Waiting != nil {
+		if waiting, err := c.opts.Waiting(ctx); err == nil {
+			now := time.Now()
+			for _, st := range seald.WaitingStates {
+				w := waiting[st] // a state with none is 0, not a missing series
+				age := 0.0
+				if w.Count > 0 {
+					age = max(now.Sub(w.Oldest).Seconds(), 0)
+				}
+				ch <- prometheus.MustNewConstMetric(waitingDesc, prometheus.GaugeValue, float64(w.Count), string(st))
+				ch <- prometheus.MustNewConstMetric(oldestDesc, prometheus.GaugeValue, age, string(st))
 			}
 		}
 	}

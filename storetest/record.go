@@ -11,6 +11,7 @@ import (
 )
 
 var recordTests = []test{
+	{"CountWaiting", testCountWaiting},
 	{"RoundTripFull", testRecordFull},
 	{"RoundTripMinimal", testRecordMinimal},
 	{"Times", testRecordTimes},
@@ -354,4 +355,25 @@ func testBulkInsert(t *testing.T, s seald.Store) {
 	}
 	_, err = s.Record(ctx, fresh.Reference)
 	wantCode(t, "Record of a failed bulk insert", err, seald.ENOTFOUND)
+}
+
+// The records waiting in each state that is not final are counted, with the creation time of the oldest;
+// final states and empty states are absent.
+func testCountWaiting(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	got, err := s.CountWaiting(ctx)
+	ok(t, "CountWaiting", err)
+	equal(t, "CountWaiting of an empty store", got, map[seald.State]seald.Waiting{})
+	_, p := tenant(t, s)
+	for i, st := range []seald.State{seald.StatePending, seald.StatePending, seald.StateIPFSStored, seald.StateCompleted, seald.StateFailed} {
+		r := newRecord(p, base.Add(time.Duration(i)*time.Minute))
+		r.State = st
+		create(t, s, r)
+	}
+	got, err = s.CountWaiting(ctx)
+	ok(t, "CountWaiting", err)
+	equal(t, "CountWaiting", got, map[seald.State]seald.Waiting{
+		seald.StatePending:    {Count: 2, Oldest: base},
+		seald.StateIPFSStored: {Count: 1, Oldest: base.Add(2 * time.Minute)},
+	})
 }

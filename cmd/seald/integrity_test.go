@@ -319,3 +319,38 @@ func TestRevertedBatchIsRequeued(t *testing.T) {
 		t.Errorf("verify: %d %s", v.Status, v.Raw)
 	}
 }
+
+// TestBacklogPushesBack stalls anchoring (every batch runs out of gas on the embedded chain) with
+// --max-backlog 3: the records waiting show per state in /metrics with the age of the oldest, and past the
+// limit a seal is refused with 503, Retry-After and X-Seald-Backpressure in its envelope, nothing stored.
+func TestBacklogPushesBack(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil, "--anchor-gas-limit", "30000", "--max-backlog", "3")
+	seal := func(n int) *response {
+		return in.post(authPath, map[string]any{"data": map[string]any{"backlog": n}, "to": "a@example.com"})
+	}
+	for i := range 3 {
+		if r := seal(i); r.Status != 201 {
+			t.Fatalf("seal %d: %d %s", i, r.Status, r.Raw)
+		}
+	}
+	time.Sleep(1100 * time.Millisecond) // the backlog is read at most once a second
+	r := seal(99)
+	if r.Status != 503 || r.Header.Get("Retry-After") == "" || r.Header.Get("X-Seald-Backpressure") == "" ||
+		!strings.Contains(str(r.Body, "error"), "waiting") {
+		t.Fatalf("a seal past the backlog: %d %v %s", r.Status, r.Header, r.Raw)
+	}
+	fams := scrape(t, in.URL)
+	var waiting, oldest float64
+	for _, st := range []string{"PENDING", "IPFS_STORED", "ANCHOR_SUBMITTED"} {
+		n, _ := sample(fams, "seald_records_waiting", map[string]string{"state": st})
+		age, _ := sample(fams, "seald_records_oldest_waiting_seconds", map[string]string{"state": st})
+		waiting += n
+		oldest = max(oldest, age)
+	}
+	if waiting != 3 || oldest <= 0 {
+		t.Errorf("metrics: %v records waiting, oldest %v s; want 3 and an age", waiting, oldest)
+	}
+	if n, ok := sample(fams, "seald_records_waiting", map[string]string{"state": "EMAIL_SENT"}); !ok || n != 0 {
+		t.Errorf("an empty state is %v (present %v), want a 0 series", n, ok)
+	}
+}

@@ -95,7 +95,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	crash := crashHook(getenv)
 	svc := &seald.Service{
 		Crash: crash, Store: store, Secrets: secrets, Blobs: parts.Blobs, Canonicalize: wiring.CanonicalizeData,
-		PublicURL: cfg.PublicURL, Chains: parts.Chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
+		PublicURL: cfg.PublicURL, Chains: parts.Chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL, MaxBacklog: cfg.MaxBacklog,
 	}
 	pipe := &pipeline.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"seald"
 )
@@ -259,4 +260,27 @@ func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.Stat
 		c.From, c.To = seald.Status(from), seald.Status(to)
 		return &c, nil
 	}, `SELECT id, reference, from_status, to_status, actor, reason, at FROM status_changes WHERE reference = ? ORDER BY id`, reference)
+}
+
+// CountWaiting counts the records in each state of the pipeline that is not final, with the creation time
+// of the oldest. The records_anchor_queue index (state, network, created_at) answers it without reading
+// the records that are done.
+func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting, error) {
+	out := map[seald.State]seald.Waiting{}
+	err := s.E.Read(ctx, s.op("CountWaiting"), func(q Querier) error {
+		clear(out)
+		for _, st := range seald.WaitingStates {
+			var n int
+			var oldest *time.Time
+			if err := q.QueryRow(ctx, `SELECT count(*), min(created_at) FROM records WHERE state = ?`, string(st)).
+				Scan(&n, Time{Null: &oldest}); err != nil {
+				return err
+			}
+			if n > 0 && oldest != nil {
+				out[st] = seald.Waiting{Count: n, Oldest: *oldest}
+			}
+		}
+		return nil
+	})
+	return out, err
 }

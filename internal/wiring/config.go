@@ -52,6 +52,8 @@ type Config struct {
 	MailFrom string
 
 	Workers  int
+	// MaxBacklog refuses new records with 503 while this many wait in the pipeline (0: never).
+	MaxBacklog int
 	JobLease time.Duration
 	Metrics  string
 	// AuthCacheTTL is seald.Service.CacheTTL: how long an instance trusts a key pair, business or project
@@ -101,6 +103,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
 	fs.IntVar(&cfg.Workers, "workers", 32, "concurrent pipeline job runners (their writes are committed in groups)")
+	fs.IntVar(&cfg.MaxBacklog, "max-backlog", 100000, "records waiting in the pipeline past which new seals are refused with 503 and Retry-After (0: never)")
 	fs.DurationVar(&cfg.JobLease, "job-lease", 2*time.Minute, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
 	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
 	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")
