@@ -1,13 +1,13 @@
 package httpapi
 
 import (
-	"strconv"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 

@@ -51,11 +51,11 @@ type Config struct {
 	SMTP     string
 	MailFrom string
 
-	Workers  int
+	Workers int
 	// MaxBacklog refuses new records with 503 while this many wait in the pipeline (0: never).
 	MaxBacklog int
-	JobLease time.Duration
-	Metrics  string
+	JobLease   time.Duration
+	Metrics    string
 	// AuthCacheTTL is seald.Service.CacheTTL: how long an instance trusts a key pair, business or project
 	// it has read.
 	AuthCacheTTL time.Duration
