@@ -24,6 +24,9 @@ func TestRandomizedStatusRace(t *testing.T) {
 	t.Logf("seed %d (SEALD_TEST_SEED replays it)", seed)
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	c := startScaleCluster(t, 3)
+	for _, p := range c.procs {
+		p.in.httpClient() // made once here, before the goroutines below share each instance
+	}
 	start := time.Now()
 
 	const records = 48
