@@ -25,7 +25,9 @@ interface IERC5192 {
 /// One `anchor` transaction stores the Merkle root of a batch and mints `count` consecutive token ids to the
 /// registry's holder, announced with a single ERC-2309 `ConsecutiveTransfer` event. Nothing is written per
 /// token: ownership, balance and metadata are derived from the batch list, so a record costs the batch's gas
-/// divided by its size.
+/// divided by its size. A registry deployed with `perTokenTransfers` announces each minted token with its own
+/// ERC-721 `Transfer` event instead (EIP-721 exempts only contract creation from Transfer events, and some
+/// explorers and wallets ignore ERC-2309), at the price of one log per record.
 ///
 /// Merkle tree (mirrored exactly by package evm in Go):
 ///   leaf  = keccak256(0x00 || uint256 tokenId || bytes32 contentHash)
@@ -51,6 +53,10 @@ contract SealRegistry is IERC721Metadata, IERC5192, IERC2309, IERC721Errors, Own
     /// @notice The address every token is minted to and held by. It is the deployer's owner at construction
     /// and does not follow later ownership transfers, so the ConsecutiveTransfer events stay true.
     address public immutable holder;
+
+    /// @notice True when each minted token is announced by its own Transfer event, false for one
+    /// ConsecutiveTransfer per batch. Fixed at deployment.
+    bool public immutable perTokenTransfers;
 
     /// @notice The id the next anchored batch must start with.
     uint256 public nextTokenId = FIRST_TOKEN_ID;
@@ -78,9 +84,10 @@ contract SealRegistry is IERC721Metadata, IERC5192, IERC2309, IERC721Errors, Own
     /// @notice Tokens cannot be transferred or approved.
     error Soulbound();
 
-    constructor(address initialOwner, string memory baseURI) Ownable(initialOwner) {
+    constructor(address initialOwner, string memory baseURI, bool perTokenTransfers_) Ownable(initialOwner) {
         holder = initialOwner;
         _baseTokenURI = baseURI;
+        perTokenTransfers = perTokenTransfers_;
     }
 
     // ---- anchoring ----
@@ -98,7 +105,14 @@ contract SealRegistry is IERC721Metadata, IERC5192, IERC2309, IERC721Errors, Own
         _batchRoot[index] = root;
         uint256 last = firstTokenId + count - 1;
         nextTokenId = last + 1;
-        emit ConsecutiveTransfer(firstTokenId, last, address(0), holder);
+        if (perTokenTransfers) {
+            address to = holder;
+            for (uint256 id = firstTokenId; id <= last; ++id) {
+                emit Transfer(address(0), to, id);
+            }
+        } else {
+            emit ConsecutiveTransfer(firstTokenId, last, address(0), holder);
+        }
         emit BatchAnchored(index, root, firstTokenId, count);
     }
 

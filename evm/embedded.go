@@ -50,8 +50,8 @@ type EmbeddedOptions struct {
 	ChainID uint64
 	// AnchorGasLimit is the Anchorer's Options.AnchorGasLimit.
 	AnchorGasLimit uint64
-	// BaseURI is the tokenURI prefix the contract is deployed with at first start.
-	BaseURI string
+	// Deploy are the contract's settings at first start (its token URI prefix and Transfer events).
+	Deploy DeployOptions
 }
 
 // Embedded is seald's default chain: a go-ethereum node running in-process, persisted under a directory,
@@ -97,7 +97,7 @@ func OpenEmbedded(dir string, opts EmbeddedOptions) (*Embedded, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := e.ensureContract(ctx, opts.BaseURI); err != nil {
+	if err := e.ensureContract(ctx, opts.Deploy); err != nil {
 		e.Close()
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func (e *Embedded) start(genesis *core.Genesis, rpcAddr string) error {
 // account's first transaction, so the contract's address is CreateAddress(account, 0) whatever happens:
 // after a crash between deploying and writing the file, or after a kill -9 lost the deploy block, the
 // same address comes back.
-func (e *Embedded) ensureContract(ctx context.Context, baseURI string) error {
+func (e *Embedded) ensureContract(ctx context.Context, deploy DeployOptions) error {
 	from := crypto.PubkeyToAddress(e.key.PublicKey)
 	want := crypto.CreateAddress(from, 0)
 	path := filepath.Join(e.dir, contractFile)
@@ -243,7 +243,7 @@ func (e *Embedded) ensureContract(ctx context.Context, baseURI string) error {
 		if nonce != 0 || want != crypto.CreateAddress(from, 0) {
 			return fmt.Errorf("evm: the SealRegistry at %s is missing from the chain in %s", want.Hex(), e.dir)
 		}
-		addr, err := DeployWithBaseURI(ctx, e.client, e.key, baseURI)
+		addr, err := DeployWith(ctx, e.client, e.key, deploy)
 		if err != nil {
 			return err
 		}

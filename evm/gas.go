@@ -68,6 +68,45 @@ func MeasureGas(ctx context.Context, sizes []int) (perRecord map[int]float64, pl
 	return perRecord, plainMint, nil
 }
 
+// MeasureGasPerToken measures, as MeasureGas does, the gas per record of anchors on a SealRegistry deployed
+// with DeployOptions.PerTokenTransfers (one ERC-721 Transfer event per token instead of one ERC-2309 event
+// per batch).
+func MeasureGasPerToken(ctx context.Context, sizes []int) (map[int]float64, error) {
+	dir, err := os.MkdirTemp("", "seald-gas-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	e, err := OpenEmbedded(dir, EmbeddedOptions{Deploy: DeployOptions{PerTokenTransfers: true}})
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	a, err := e.Anchorer(ctx, seald.NetworkPolygon)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := anchorForGas(ctx, a, 1); err != nil {
+		return nil, err
+	}
+	perRecord := make(map[int]float64, len(sizes))
+	for _, n := range sizes {
+		if n < 1 || n > MaxBatchSize {
+			return nil, fmt.Errorf("evm: batch size %d outside 1..%d", n, MaxBatchSize)
+		}
+		var total uint64
+		for range gasRounds {
+			gas, err := anchorForGas(ctx, a, n)
+			if err != nil {
+				return nil, err
+			}
+			total += gas
+		}
+		perRecord[n] = float64(total) / float64(gasRounds*n)
+	}
+	return perRecord, nil
+}
+
 // measurePlainMint deploys PlainERC721, mints a first token to warm the holder's balance, and returns the
 // gas of the second mint.
 func measurePlainMint(ctx context.Context, e *Embedded) (uint64, error) {

@@ -4,6 +4,11 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+
+	"seald/evm/registry"
 )
 
 // TestGasTargets holds the contract to the budget: at most 1,000 gas per record in batches of 256
@@ -65,4 +70,52 @@ func BenchmarkAnchorGas(b *testing.B) {
 		}
 		b.ReportMetric(float64(plain), "gas/record")
 	})
+}
+
+// A registry deployed with PerTokenTransfers announces each minted token with its own ERC-721 Transfer event
+// (and no ERC-2309 event); the default announces a batch with one ConsecutiveTransfer. Gas per record at 256
+// and 1,024 is printed for both.
+func TestPerTokenTransfers(t *testing.T) {
+	ctx := context.Background()
+	for _, perToken := range []bool{false, true} {
+		e := openChain(t, EmbeddedOptions{Deploy: DeployOptions{PerTokenTransfers: perToken}})
+		a, err := e.Anchorer(ctx, "POLYGON")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := anchorForGas(ctx, a, 3); err != nil {
+			t.Fatal(err)
+		}
+		logs, err := e.Client().FilterLogs(ctx, ethereum.FilterQuery{Addresses: []common.Address{e.Contract()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		transfers, consecutive := 0, 0
+		reg := registry.NewSealRegistry()
+		for _, l := range logs {
+			if _, err := reg.UnpackTransferEvent(&l); err == nil {
+				transfers++
+			}
+			if _, err := reg.UnpackConsecutiveTransferEvent(&l); err == nil {
+				consecutive++
+			}
+		}
+		if perToken && (transfers != 3 || consecutive != 0) || !perToken && (transfers != 0 || consecutive != 1) {
+			t.Errorf("per-token %v: %d Transfer and %d ConsecutiveTransfer events for 3 tokens", perToken, transfers, consecutive)
+		}
+	}
+	consec, _, err := MeasureGas(ctx, []int{256, 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per, err := MeasureGasPerToken(ctx, []int{256, 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{256, 1024} {
+		if per[n] <= consec[n] {
+			t.Errorf("batch of %d: per-token events %.0f gas per record, not above the default's %.0f", n, per[n], consec[n])
+		}
+		t.Logf("batch of %d: %.0f gas per record with one ERC-2309 event, %.0f with a Transfer per token", n, consec[n], per[n])
+	}
 }

@@ -21,10 +21,15 @@ import (
 // openChains sets up the anchorer of each configured network: POLYGON on the embedded chain or an RPC URL,
 // EOS (EOS EVM) only when --eos-chain is given.
 func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts, closers *CloseList) error {
+	switch cfg.TransferEvents {
+	case "", "consecutive", "per-token":
+	default:
+		return fmt.Errorf("--contract-transfer-events must be consecutive or per-token, not %q", cfg.TransferEvents)
+	}
 	var polygon *evm.Anchorer
 	if cfg.Chain == "" || cfg.Chain == "embedded" {
 		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr, AnchorGasLimit: cfg.AnchorGasLimit,
-			BaseURI: tokenURIBase(cfg, seald.NetworkPolygon)})
+			Deploy: deployOptions(cfg, seald.NetworkPolygon)})
 		if err != nil && cfg.ChainRPCAddr != "" && strings.Contains(err.Error(), "address already in use") {
 			return fmt.Errorf("--chain-rpc-addr %s is in use by another program: give another host:port, or an empty value to serve no chain JSON-RPC", cfg.ChainRPCAddr)
 		}
@@ -104,7 +109,7 @@ func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flagName, err)
 		}
-		addr, err := evm.DeployWithBaseURI(ctx, client, key, tokenURIBase(cfg, network))
+		addr, err := evm.DeployWith(ctx, client, key, deployOptions(cfg, network))
 		client.Close()
 		if err != nil {
 			return nil, fmt.Errorf("deploy SealRegistry on %s: %w", network, err)
@@ -120,11 +125,13 @@ func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract
 	return evm.DialAnchorer(ctx, url, common.HexToAddress(contract), key, network, evm.Options{Confirmations: cfg.Confirmations, AnchorGasLimit: cfg.AnchorGasLimit})
 }
 
-// tokenURIBase is the tokenURI prefix a contract is deployed with: the service's token metadata
-// (Service.TokenURIBase), known once the public URL is.
-func tokenURIBase(cfg *Config, network string) string {
-	if cfg.PublicURL == "" {
-		return ""
+// deployOptions are the settings of a contract seald deploys: the tokenURI prefix is the service's token
+// metadata (Service.TokenURIBase), known once the public URL is, and the Transfer events are those of
+// --contract-transfer-events.
+func deployOptions(cfg *Config, network string) evm.DeployOptions {
+	o := evm.DeployOptions{PerTokenTransfers: cfg.TransferEvents == "per-token"}
+	if cfg.PublicURL != "" {
+		o.BaseURI = strings.TrimRight(cfg.PublicURL, "/") + "/tokens/" + network + "/"
 	}
-	return strings.TrimRight(cfg.PublicURL, "/") + "/tokens/" + network + "/"
+	return o
 }

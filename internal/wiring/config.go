@@ -41,6 +41,8 @@ type Config struct {
 	Confirmations uint64
 	// AnchorGasLimit fixes the gas limit of anchor transactions (0: estimated).
 	AnchorGasLimit uint64
+	// TransferEvents is how a contract seald deploys announces minted tokens: consecutive or per-token.
+	TransferEvents string
 	EOSChain       string
 	EOSKeyFile     string
 	EOSContract    string
@@ -92,6 +94,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.Contract, "contract", "", "SealRegistry address on the --chain network (deployed when empty)")
 	fs.StringVar(&cfg.ChainRPCAddr, "chain-rpc-addr", "127.0.0.1:8545", "where the embedded chain serves JSON-RPC (empty: off)")
 	fs.Uint64Var(&cfg.Confirmations, "confirmations", 0, "blocks after inclusion before a batch counts as anchored")
+	fs.StringVar(&cfg.TransferEvents, "contract-transfer-events", "consecutive", "for a contract seald deploys: consecutive (one ERC-2309 event per batch) or per-token (one ERC-721 Transfer per token, for indexers that ignore ERC-2309)")
 	fs.Uint64Var(&cfg.AnchorGasLimit, "anchor-gas-limit", 0, "fixed gas limit of every anchoring transaction (0: estimate each; for nodes whose estimates cannot be trusted)")
 	fs.StringVar(&cfg.EOSChain, "eos-chain", "", "JSON-RPC URL of the EOS EVM node (empty: EOS off)")
 	fs.StringVar(&cfg.EOSKeyFile, "eos-key-file", "", "hex private key file of the EOS EVM signer")
