@@ -105,3 +105,27 @@ func TestSecondEmbeddedIPFSInstanceRefused(t *testing.T) {
 		t.Errorf("a second embedded-IPFS instance on one database: %v", err)
 	}
 }
+
+// TestCLIErrorsInUserTerms runs the real binary: an operator command about something that does not exist
+// names that thing, never the package or function that looked for it.
+func TestCLIErrorsInUserTerms(t *testing.T) {
+	bin := buildBinary(t, "")
+	dir := t.TempDir()
+	if out, err := exec.Command(bin, "tenant", "create", "--data-dir", dir, "--business", "A", "--project", "B").CombinedOutput(); err != nil {
+		t.Fatalf("tenant create: %v %s", err, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"key", "revoke", "--id", "key_nope"}, "key key_nope not found"},
+		{[]string{"key", "issue", "--project", "prj_nope"}, "project prj_nope not found"},
+		{[]string{"record", "revoke", "D-00000000-0000-4000-8000-000000000000"}, "record D-00000000-0000-4000-8000-000000000000 not found"},
+		{[]string{"project", "rate", "--project", "prj_x", "--rate-limit", "1", "--rate-burst", "1"}, "project prj_x not found"},
+	} {
+		out, err := exec.Command(bin, append(c.args, "--data-dir", dir)...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) || strings.Contains(string(out), "sqlite.") || strings.Contains(string(out), "postgres.") {
+			t.Errorf("seald %s: %v %q; want %q in the user's terms", strings.Join(c.args, " "), err, out, c.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"seald"
 	"seald/internal/wiring"
 )
 
@@ -24,7 +25,7 @@ func main() {
 	if err != nil {
 		var quiet *exitError
 		if !errors.Is(err, flag.ErrHelp) && !(errors.As(err, &quiet) && quiet.code >= exitRevoked) {
-			fmt.Fprintln(os.Stderr, "seald:", err)
+			fmt.Fprintln(os.Stderr, "seald:", userMessage(err))
 		}
 		os.Exit(exitCode(err))
 	}
@@ -167,4 +168,14 @@ func groupUsage(cmd string) string {
 	}
 	b.WriteString("\nRun 'seald " + cmd + " <subcommand> -h' for its flags.\n")
 	return b.String()
+}
+
+// userMessage is err in the user's terms: a seald error that is the whole of err says its message (which
+// names the key, record or project) without the package and function that produced it; anything else,
+// such as a file that cannot be read, is printed as it is.
+func userMessage(err error) string {
+	if e, ok := err.(*seald.Error); ok && e.Code != seald.EINTERNAL && e.Message != "" {
+		return e.Message
+	}
+	return err.Error()
 }
