@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -116,6 +117,39 @@ type fakeChain struct {
 	rejected int
 	// holdRevokes keeps sent revocations out of blocks, as a node does with a fee too low to be included.
 	holdRevokes bool
+	// holdBatches keeps sent batch transactions in the pool (held) until releaseBatches mines them.
+	holdBatches bool
+	held        []string
+}
+
+func (c *fakeChain) setHoldBatches() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.holdBatches = true
+}
+
+// releaseBatches stops holding batches and mines the held ones, as a block would.
+func (c *fakeChain) releaseBatches() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.holdBatches = false
+	for _, h := range c.held {
+		c.mine(h)
+	}
+	c.held = nil
+}
+
+// built is how many batch transactions were signed (replacements included).
+func (c *fakeChain) built() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, tx := range c.txs {
+		if tx.revoke == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func (c *fakeChain) setHoldRevokes(hold bool) {
@@ -191,15 +225,30 @@ func (c *fakeChain) Send(ctx context.Context, raw []byte) error {
 		c.mined[h] = seald.Receipt{TxHash: h, BlockNumber: c.block, BlockHash: fmt.Sprintf("0xblock%d", c.block)}
 		return nil
 	}
+	if c.holdBatches {
+		if !slices.Contains(c.held, h) {
+			c.held = append(c.held, h)
+		}
+		return nil
+	}
+	c.mine(h)
+	return nil
+}
+
+// mine includes the batch transaction h, or rejects it as the contract would.
+func (c *fakeChain) mine(h string) {
+	tx := c.txs[h]
+	if _, ok := c.mined[h]; ok {
+		return
+	}
 	if tx.first != c.next {
 		c.rejected++ // the contract would revert; a duplicate never mints
-		return nil
+		return
 	}
 	c.next += uint64(tx.count)
 	c.block++
 	c.batches++
 	c.mined[h] = seald.Receipt{TxHash: h, BlockNumber: c.block, BlockHash: fmt.Sprintf("0xblock%d", c.block)}
-	return nil
 }
 
 func (c *fakeChain) Receipt(ctx context.Context, txHash string) (*seald.Receipt, error) {

@@ -95,11 +95,35 @@ func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Ancho
 		}
 		// Revocations share the leader, and its nonce.
 		p.runRevocations(ctx, network)
-		sleep(ctx, wait)
+		p.sleepLeader(ctx, wait)
 	}
 }
 
 var errRetryNow = errors.New("retry")
+
+// sleepLeader waits d, or less when a record of this process reaches the anchoring queue (WakeLeader), so
+// that an idle leader takes a lone record at once rather than at its next poll.
+func (p *Pipeline) sleepLeader(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-p.leaderWake:
+	}
+}
+
+// wakeLeader tells this process's anchor leaders that a record is waiting. It never blocks; a leader in
+// another process finds the record at its next poll.
+func (p *Pipeline) wakeLeader() {
+	select {
+	case p.leaderWake <- struct{}{}:
+	default:
+	}
+}
 
 // anchorRound does one step of anchoring and says how long to wait before the next.
 func (p *Pipeline) anchorRound(ctx context.Context, st *leaderState) (time.Duration, error) {
@@ -127,11 +151,12 @@ func (p *Pipeline) anchorRound(ctx context.Context, st *leaderState) (time.Durat
 	if len(queue) == 0 {
 		return p.Poll, nil
 	}
-	if len(queue) < p.Anchor.MaxRecords {
-		if left := queue[0].UpdatedAt.Add(p.Anchor.MaxWait).Sub(p.now()); left > 0 {
-			return min(left, p.Poll), nil
-		}
-	}
+	// Adaptive batching: no batch is in flight here (an open one is moved on above and keeps this step
+	// away), so the waiting records leave at once. While a batch is in flight the queue grows behind it, up
+	// to MaxRecords, so the batch size follows the load: a lone record goes alone and without waiting, and
+	// at a high rate each batch carries what arrived during its predecessor's confirmation. One transaction
+	// in flight per network is a limit of the contract, not a choice: a batch must start at the chain's next
+	// token id, and the next batch's gas estimate would revert until its predecessor is mined.
 	return 0, p.openBatch(ctx, st, queue)
 }
 

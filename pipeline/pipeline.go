@@ -39,8 +39,12 @@ func (p RetryPolicy) Delay(failures int) time.Duration {
 
 // AnchorPolicy says when a batch closes.
 type AnchorPolicy struct {
-	MaxRecords int           // close at this many records (default 1,024)
-	MaxWait    time.Duration // or this long after the oldest waiting record was stored (default 2 s)
+	// MaxRecords bounds a batch (default 1,024). A batch leaves as soon as no batch transaction of its
+	// network is in flight, with whatever waits, up to MaxRecords; see anchorRound.
+	MaxRecords int
+	// MaxWait is the upper bound of a wait in the anchoring step: how long a revocation waiting for its
+	// token's batch sleeps between looks (default 2 s). Batches no longer wait for it to pass.
+	MaxWait time.Duration
 }
 
 // DefaultWorkers is the number of job runners of a Pipeline that does not say.
@@ -88,8 +92,9 @@ type Pipeline struct {
 	Observer seald.Observer
 	Now      func() time.Time
 
-	wakeOnce sync.Once
-	wakeCh   chan struct{}
+	wakeOnce   sync.Once
+	wakeCh     chan struct{}
+	leaderWake chan struct{} // a record reached the anchoring queue (wakeLeader)
 	// revokeSent is when this process last sent each pending revocation (revocationKey -> time.Time), so that
 	// a transaction the node may have dropped is sent again, but not at every look.
 	revokeSent sync.Map
@@ -104,6 +109,7 @@ func (p *Pipeline) crash(point string) {
 func (p *Pipeline) init() {
 	p.wakeOnce.Do(func() {
 		p.wakeCh = make(chan struct{}, 1)
+		p.leaderWake = make(chan struct{}, 1)
 		if p.Workers <= 0 {
 			p.Workers = DefaultWorkers
 		}
@@ -387,7 +393,11 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 	p.crash(seald.CrashAfterIPFSAdd)
 	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, ClearError: true, CID: cid,
 		EncryptedFile: "ipfs://" + cid, At: p.now()}
-	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) })
+	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) }); err != nil {
+		return err
+	}
+	p.wakeLeader()
+	return nil
 }
 
 // notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction

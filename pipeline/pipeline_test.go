@@ -31,6 +31,8 @@ type env struct {
 	stop   func()
 	// replaceAfter is the pipeline's ReplaceAfter (0: its default).
 	replaceAfter time.Duration
+	// maxWait is the pipeline's Anchor.MaxWait (0: 30 ms).
+	maxWait time.Duration
 }
 
 func newEnv(t *testing.T) *env {
@@ -70,11 +72,15 @@ func (e *env) open() {
 
 // start runs a pipeline until halt.
 func (e *env) start(batch int) {
+	maxWait := e.maxWait
+	if maxWait == 0 {
+		maxWait = 30 * time.Millisecond
+	}
 	p := &pipeline.Pipeline{
 		Store: e.store, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: e.mailer,
 		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: e.chain},
 		Link:      e.svc.VerificationLink,
-		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: 30 * time.Millisecond},
+		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: maxWait},
 		Retry:     pipeline.RetryPolicy{Base: 5 * time.Millisecond, Max: 40 * time.Millisecond, MaxAttempts: 8},
 		Poll:      10 * time.Millisecond, Workers: 3, Crash: e.crash, ReplaceAfter: e.replaceAfter,
 	}

@@ -102,7 +102,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.ExplorerURL, "explorer-url", "", "block explorer of POLYGON for the verification page (https://polygonscan.com; empty: no links)")
 	fs.StringVar(&cfg.EOSExplorerURL, "eos-explorer-url", "", "block explorer of EOS EVM for the verification page (empty: no links)")
 	fs.IntVar(&cfg.BatchSize, "batch-size", 1024, "records per anchoring batch at most")
-	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Second, "longest a stored record waits for its batch")
+	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Second, "upper bound of a wait in the anchoring step (a revocation waiting for its token); batches leave as soon as none is in flight")
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
 	fs.IntVar(&cfg.Workers, "workers", 32, "concurrent pipeline job runners (their writes are committed in groups)")
