@@ -18,9 +18,13 @@ fuzz:
 	scripts/fuzz.sh
 
 # sealbench --quick: speed as ratios to same-run baselines, report in bench-report/ (under 5 minutes).
-.PHONY: bench fuzz-ci soak
+.PHONY: bench bench-full fuzz-ci soak
 bench:
-	go run ./cmd/sealbench --quick --out bench-report
+	eval "$$(scripts/peers.sh tessera)" && go run ./cmd/sealbench --quick --out bench-report
+
+# The full run: 1,000,000 records preloaded, longer loads (under 30 minutes).
+bench-full:
+	eval "$$(scripts/peers.sh tessera)" && go run ./cmd/sealbench --out bench-report
 
 # The fuzz targets of parsers that take outside input, 10 s each (CI runs this after `make test`).
 FUZZ_CI = ./httpapi:FuzzDecode ./jcs:FuzzCanonicalize ./secret:FuzzDecryptOVI .:FuzzQueryParameters .:FuzzParseProof ./evm:FuzzVerifyProof

@@ -54,6 +54,11 @@ type Config struct {
 	E2EDrain    time.Duration
 	// JCSTime is how long each canonicalizer runs per input and round.
 	JCSTime time.Duration
+	// LoneRecords are sealed one at a time before the end-to-end load, for the single-record latency.
+	LoneRecords int
+	// Tessera is the tessera-peer binary (tools/tessera), run beside the intake section with the same
+	// entries and writers; empty: the peer row says it was not measured and why.
+	Tessera string
 	// GasSizes are the batch sizes of the gas section.
 	GasSizes []int
 	// Postgres is the DSN of a server on which a fresh database is created (and dropped); empty: the
@@ -70,7 +75,7 @@ func Quick() Config {
 	return Config{
 		Records: 20000, Duration: 3 * time.Second, Warmup: time.Second, Conns: []int{1, 64, 256},
 		IntakeConns: 64, E2ERate: 1000, E2EDuration: 15 * time.Second, E2EWarmup: 3 * time.Second,
-		E2EDrain: 20 * time.Second, JCSTime: 200 * time.Millisecond, GasSizes: []int{1, 64, 256, 1024},
+		E2EDrain: 20 * time.Second, LoneRecords: 10, JCSTime: 200 * time.Millisecond, GasSizes: []int{1, 64, 256, 1024},
 		Sections: AllSections,
 	}
 }
@@ -80,7 +85,7 @@ func Full() Config {
 	return Config{
 		Records: 1000000, Duration: 10 * time.Second, Warmup: 2 * time.Second, Conns: []int{1, 16, 64, 256},
 		IntakeConns: 64, E2ERate: 1000, E2EDuration: 60 * time.Second, E2EWarmup: 10 * time.Second,
-		E2EDrain: 60 * time.Second, JCSTime: time.Second, GasSizes: []int{1, 64, 256, 1024},
+		E2EDrain: 60 * time.Second, LoneRecords: 30, JCSTime: time.Second, GasSizes: []int{1, 64, 256, 1024},
 		Sections: AllSections,
 	}
 }

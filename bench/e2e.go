@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"seald/client"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,10 @@ type E2ERun struct {
 	PeakRSSMB  float64        `json:"peak_rss_mb"`
 	CPU        float64        `json:"cpu_share"`
 	MachineCPU float64        `json:"machine_cpu_share"`
+	// Lone is acceptance to ANCHORED, in seconds, of records sealed one at a time on the idle system before
+	// the load, each waiting for the one before it to be anchored: the latency a single record meets.
+	Lone      Latency `json:"lone_accept_to_anchored_s"`
+	LoneCount int     `json:"lone_records"`
 	// Timeline counts acceptances and completions in each second from the start of submission.
 	Accepts     []int `json:"accepted_timeline"`
 	Anchors     []int `json:"anchored_timeline"`
@@ -63,6 +68,10 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 	defer hc.CloseIdleConnections()
 	run := &E2ERun{Store: "sqlite", OfferedRate: cfg.E2ERate, Seconds: cfg.E2EDuration.Seconds(),
 		WarmupSeconds: cfg.E2EWarmup.Seconds()}
+
+	if err := run.lone(ctx, sys, api, cfg.LoneRecords); err != nil {
+		return run, err
+	}
 
 	var rss peakRSS
 	rss.Reset()
@@ -143,6 +152,42 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 	run.MachineCPU = cpu.machineShare()
 	run.PeakRSSMB = rss.MB()
 	return run, run.collect(ctx, sys.Store, refs, t0, cfg)
+}
+
+// lone seals n records one at a time, each after the one before it is ANCHORED, and keeps acceptance to
+// ANCHORED (the batch's confirmation) of each. Their sequence numbers are negative, apart from the load's.
+func (run *E2ERun) lone(ctx context.Context, sys *System, api *client.Client, n int) error {
+	var ds []time.Duration
+	for i := range n {
+		ref, err := sealOnce(ctx, api, -int64(i)-2)
+		if err != nil {
+			return fmt.Errorf("lone record %d: %w", i, err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			r, err := sys.Store.Record(ctx, ref)
+			if err != nil {
+				return err
+			}
+			if r.BatchID != 0 {
+				b, err := sys.Store.Batch(ctx, r.BatchID)
+				if err != nil {
+					return err
+				}
+				if b.State == seald.BatchConfirmed {
+					ds = append(ds, b.UpdatedAt.Sub(r.CreatedAt))
+					break
+				}
+			}
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				return fmt.Errorf("lone record %s not anchored after 30 s (state %s)", ref, r.State)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	run.LoneCount = len(ds)
+	run.Lone = seconds(ds)
+	return nil
 }
 
 // collect reads every accepted record and its batch, and derives the rates and latencies from the store's

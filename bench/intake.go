@@ -40,6 +40,9 @@ func runIntake(ctx context.Context, cfg Config, open Opener, rep *Report) ([]*In
 			return out, fmt.Errorf("%s: %w", st.name, err)
 		}
 		out = append(out, r)
+		if rep.Peer == nil {
+			rep.Peer = runPeer(ctx, cfg, r) // beside the first store's run, with its count
+		}
 	}
 	return out, nil
 }

@@ -19,6 +19,7 @@ type Report struct {
 	Verify  []*VerifyRun   `json:"verify,omitempty"`
 	Intake  []*IntakeRun   `json:"intake,omitempty"`
 	E2E     *E2ERun        `json:"e2e,omitempty"`
+	Peer    *PeerRun       `json:"peer,omitempty"`
 	Gas     *GasRun        `json:"gas,omitempty"`
 	JCS     *JCSRun        `json:"jcs,omitempty"`
 	Notes   []string       `json:"notes"`

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# peers.sh builds the real programs that the integration tests talk to (Kubo, geth, mailpit) from their Go
+# peers.sh builds the real programs that the integration tests talk to (Kubo, geth, mailpit), and the bench's
+# peer (tessera-peer, tools/tessera: a Trillian-Tessera log that sealbench measures beside seald), from their Go
 # modules at the versions pinned in tools/<name>/go.mod, into a cache outside the repo, and prints one
 # `export SEALD_TEST_<NAME>=<binary>` line per program for `eval`.
 #
@@ -17,6 +18,7 @@ peers=(
   "kubo    github.com/ipfs/kubo/cmd/ipfs                ipfs     SEALD_TEST_KUBO"
   "geth    github.com/ethereum/go-ethereum/cmd/geth     geth     SEALD_TEST_GETH"
   "mailpit github.com/axllent/mailpit                   mailpit  SEALD_TEST_MAILPIT"
+  "tessera .                                           tessera-peer SEALD_BENCH_TESSERA"
 )
 
 want=("$@")

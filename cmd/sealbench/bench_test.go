@@ -81,8 +81,20 @@ func TestBenchTiny(t *testing.T) {
 			t.Errorf("%s intake: %d accepted, %d in the store", in.Store, in.Accepted, in.Committed)
 		}
 	}
+	// The peer row: measured beside the first intake run when make test built tessera-peer (scripts/test.sh
+	// does), with that run's count of entries.
+	if p := rep.Peer; p == nil {
+		t.Error("no peer row")
+	} else if os.Getenv("SEALD_BENCH_TESSERA") != "" {
+		if p.NotRunWhy != "" || p.Rate <= 0 || p.Entries != int(rep.Intake[0].Accepted) || p.TreeSize < uint64(p.Entries) ||
+			p.Errors != 0 {
+			t.Errorf("peer: %+v (intake accepted %d)", p, rep.Intake[0].Accepted)
+		}
+	} else if p.NotRunWhy == "" {
+		t.Errorf("peer measured without a binary: %+v", p)
+	}
 	if e := rep.E2E; e == nil || e.Accepted <= 0 || e.Completed <= 0 || e.Anchor.P50 <= 0 || e.Batches <= 0 ||
-		e.PeakRSSMB <= 0 {
+		e.PeakRSSMB <= 0 || e.LoneCount == 0 || e.Lone.P50 <= 0 {
 		t.Errorf("e2e: %+v", rep.E2E)
 	}
 	if g := rep.Gas; g == nil || g.PlainMint == 0 || len(g.Sizes) != 2 || g.Sizes[0].PerRecord <= 0 || g.Sizes[1].PerRecord <= 0 {

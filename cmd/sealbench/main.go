@@ -64,6 +64,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	jcsTime := fs.Duration("jcs-time", 0, "time per canonicalizer, input and round (default 1s; 200ms with --quick)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, store and load generator) to this file")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the whole run to this file at the end")
+	tessera := fs.String("tessera", getenv("SEALD_BENCH_TESSERA"), "tessera-peer binary for the peer row beside intake "+
+		"(default $SEALD_BENCH_TESSERA; `make bench` builds it with scripts/peers.sh tessera)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -71,7 +73,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if *quick {
 		cfg = bench.Quick()
 	}
-	cfg.OutDir, cfg.Log = *out, stderr
+	cfg.OutDir, cfg.Log, cfg.Tessera = *out, stderr, *tessera
 	cfg.Command = strings.TrimSpace("sealbench " + strings.Join(args, " "))
 	if *records > 0 {
 		cfg.Records = *records
