@@ -132,7 +132,7 @@ func (r *Report) judge(cfg Config) {
 		if e.LoneCount > 0 {
 			r.add(Target{Section: sec, Target: "one record at a time: acceptance → ANCHORED p50 < 1 s",
 				Figure: fmt.Sprintf("p50 %.3f s (max %.3f s, %d records)", e.Lone.P50, e.Lone.Max, e.LoneCount),
-				Value: e.Lone.P50, Baseline: "target 1 s", Ratio: e.Lone.P50 / loneP50Target},
+				Value:  e.Lone.P50, Baseline: "target 1 s", Ratio: e.Lone.P50 / loneP50Target},
 				e.Lone.P50 < loneP50Target, fmt.Sprintf("the way from acceptance to the batch's confirmation, "+
 					"%.3f s at the median over %d records; the bench does not split it by step", e.Lone.P50, e.LoneCount))
 		}
