@@ -261,9 +261,9 @@ func TestOutboxImportsEML(t *testing.T) {
 func TestOutboxRepairsTornTail(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		extra  int                                // messages sent after the three good ones
+		extra  int                               // messages sent after the three good ones
 		damage func(t *testing.T, st [][2]int64) // st[i]: mbox and log sizes after message i
-		keep   int                                // messages kept
+		keep   int                               // messages kept
 	}{
 		{"torn message", 1, func(t *testing.T, st [][2]int64) {
 			truncate(t, MboxName, (st[2][0]+st[3][0])/2)
