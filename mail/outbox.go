@@ -234,7 +234,7 @@ func (o *Outbox) append(batch []*outboxEntry) error {
 	}
 	o.size, o.logSize = off, o.logSize+int64(lines.Len())
 	for _, e := range batch {
-		if e.imported {
+		if e.imported && o.imported != nil {
 			o.imported[e.id] = true
 		}
 	}
@@ -287,10 +287,11 @@ type logLine struct {
 	imported   bool
 }
 
-// parseLog reads the whole lines of sent.log; a last line without its newline is torn and left out.
-func parseLog(b []byte) []logLine {
+// parseLog reads the whole lines of b, which starts at offset base of sent.log; a last line without its
+// newline is torn and left out.
+func parseLog(b []byte, base int64) []logLine {
 	var out []logLine
-	var pos int64
+	pos := base
 	for {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
@@ -330,7 +331,7 @@ func Sends(dir string) (map[string]int, error) {
 		return nil, fmt.Errorf("mail: outbox: %w", err)
 	}
 	n := map[string]int{}
-	for _, l := range parseLog(b) {
+	for _, l := range parseLog(b, 0) {
 		if !l.imported {
 			n[l.ref]++
 		}
@@ -354,7 +355,7 @@ func Messages(dir string) ([]Message, error) {
 		return nil, fmt.Errorf("mail: outbox: %w", err)
 	}
 	var end int64
-	for _, l := range parseLog(logData) {
+	for _, l := range parseLog(logData, 0) {
 		if l.positioned {
 			end = max(end, l.off+l.n)
 		}

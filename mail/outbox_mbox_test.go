@@ -278,6 +278,10 @@ func TestOutboxRepairsTornTail(t *testing.T) {
 		{"log ahead of the mbox", 2, func(t *testing.T, st [][2]int64) {
 			truncate(t, MboxName, st[4][0]-7)
 		}, 4},
+		// The log lines of 1,000 messages lost from the mbox reach further back than repair's first window.
+		{"log far ahead of the mbox", 1000, func(t *testing.T, st [][2]int64) {
+			truncate(t, MboxName, st[3][0]+10)
+		}, 4},
 		{"last message changed", 1, func(t *testing.T, st [][2]int64) {
 			flip(t, MboxName, st[3][0]-20)
 		}, 3},

@@ -42,48 +42,84 @@ func (o *Outbox) recover() error {
 // appends write the mbox before the log, and a Send is acknowledged only once both are synced, so what lies
 // beyond (a torn message, or messages whose lines were not written) was never acknowledged. It walks sent.log
 // back from its end to the last line whose message is in the mbox with its checksum, drops the lines after
-// it and cuts the mbox after its message, keeping the cut bytes in TornName.
+// it and cuts the mbox after its message, keeping the cut bytes in TornName. Only the end of the log is
+// read, a window that grows until it holds such a line, since the log grows with every message sent.
 func (o *Outbox) repair() error {
-	logData, err := io.ReadAll(io.NewSectionReader(o.log, 0, 1<<62))
+	size, err := fileSize(o.mbox)
 	if err != nil {
-		return fmt.Errorf("mail: outbox: %s: %w", SentLog, err)
+		return err
 	}
-	fi, err := o.mbox.Stat()
+	logSize, err := fileSize(o.log)
 	if err != nil {
-		return fmt.Errorf("mail: outbox: %w", err)
+		return err
 	}
-	size := fi.Size()
-	lines := parseLog(logData)
-	logEnd := int64(0) // the log is kept up to here
-	if len(lines) > 0 {
-		logEnd = lines[len(lines)-1].end // a torn last line goes
-	}
-	var end int64 // the mbox is kept up to here
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := lines[i]
-		if !l.positioned {
-			continue // a line of the .eml outbox, before any of the mbox's
+	var end, logEnd int64 // the mbox and the log are kept up to here
+	for window := int64(64 << 10); ; window *= 4 {
+		start := max(0, logSize-window)
+		b := make([]byte, logSize-start)
+		if _, err := o.log.ReadAt(b, start); err != nil {
+			return fmt.Errorf("mail: outbox: %s: %w", SentLog, err)
 		}
-		if o.holds(l, size) {
-			end = l.off + l.n
+		if start > 0 { // the window's first line may be cut: it starts after the first newline
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				continue
+			}
+			b, start = b[i+1:], start+int64(i)+1
+		}
+		lines := parseLog(b, start)
+		end, logEnd = 0, start
+		if len(lines) > 0 {
+			logEnd = lines[len(lines)-1].end // a torn last line goes
+		}
+		found := false
+		for i := len(lines) - 1; i >= 0 && !found; i-- {
+			l := lines[i]
+			if !l.positioned {
+				continue // a line of the .eml outbox, before any of the mbox's
+			}
+			if found = o.holds(l, size); found {
+				end = l.off + l.n
+			} else {
+				logEnd = l.start
+			}
+		}
+		if found || start == 0 {
 			break
 		}
-		logEnd = l.start
 	}
 	if size > end {
 		if err := o.setAside(end, size); err != nil {
 			return err
 		}
 	}
-	if size > end || logEnd < int64(len(logData)) {
+	if size > end || logEnd < logSize {
 		if err := o.cut(end, logEnd); err != nil {
 			return fmt.Errorf("mail: outbox: repair: %w", err)
 		}
 	}
 	o.size, o.logSize = end, logEnd
+	return nil
+}
+
+func fileSize(f *os.File) (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("mail: outbox: %w", err)
+	}
+	return fi.Size(), nil
+}
+
+// readImported collects the Message-IDs that import lines of sent.log name. It reads the whole log, and so
+// runs only when there are .eml files to import.
+func (o *Outbox) readImported() error {
+	b := make([]byte, o.logSize)
+	if _, err := o.log.ReadAt(b, 0); err != nil {
+		return fmt.Errorf("mail: outbox: %s: %w", SentLog, err)
+	}
 	o.imported = map[string]bool{}
-	for _, l := range lines {
-		if l.imported && l.end <= logEnd {
+	for _, l := range parseLog(b, 0) {
+		if l.imported {
 			o.imported[l.id] = true
 		}
 	}
@@ -159,6 +195,9 @@ func (o *Outbox) importEML() error {
 	}
 	if len(files) == 0 && len(litter) == 0 {
 		return nil
+	}
+	if err := o.readImported(); err != nil {
+		return err
 	}
 	sort.Slice(files, func(i, j int) bool {
 		if !files[i].mod.Equal(files[j].mod) {
