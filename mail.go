@@ -16,8 +16,8 @@ type Mail struct {
 	Business, Project string
 }
 
-// Mailer sends notification e-mail. The embedded default writes each message as an .eml file into an outbox
-// directory; the production adapter speaks SMTP.
+// Mailer sends notification e-mail. The embedded default appends each message to an outbox, an mbox file in
+// the data dir; the production adapter speaks SMTP.
 //
 // Send returns the Message-ID it used. Errors that retrying cannot mend (a 5xx rejection) are wrapped with
 // Permanent; every other error is retried by the pipeline.

@@ -1,5 +1,5 @@
 // Package mail delivers the notification e-mail of a sealed record. Two seald.Mailer implementations share one
-// message builder: Outbox, the embedded default, which writes each message as an RFC 5322 .eml file, and SMTP,
+// message builder: Outbox, the embedded default, which appends each message to an mbox file, and SMTP,
 // the production adapter, which submits it to a mail server over STARTTLS or implicit TLS. Open chooses one from
 // the --smtp setting.
 //
@@ -22,11 +22,11 @@ import (
 	"seald"
 )
 
-// maxReferenceLen bounds the reference that names the Message-ID and the outbox file, far above the 38
-// characters of a D- or I- reference, so that a corrupt value cannot make an absurd header or file name.
+// maxReferenceLen bounds the reference that names the Message-ID, far above the 38 characters of a D- or I-
+// reference, so that a corrupt value cannot make an absurd header.
 const maxReferenceLen = 128
 
-// composer turns a seald.Mail into a go-mail message. Outbox and SMTP share it so that the file in the outbox
+// composer turns a seald.Mail into a go-mail message. Outbox and SMTP share it so that a message in the outbox
 // is byte for byte the kind of message the SMTP adapter would submit.
 type composer struct {
 	from   *mail.Address
@@ -146,8 +146,8 @@ func (c *composer) build(m *seald.Mail) (*built, error) {
 }
 
 // checkReference admits only the characters of a reference (letters, digits, '-', '.', '_'): the reference
-// becomes the left part of the Message-ID and the outbox file name, where anything else could break the
-// header or escape the directory.
+// becomes the left part of the Message-ID and a field of the outbox's send log, where anything else could
+// break the header or the line.
 func checkReference(ref string) error {
 	if ref == "" {
 		return seald.Errorf(seald.EINVALID, "mail: the record reference is required")

@@ -1,6 +1,7 @@
 package mail_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -20,7 +21,18 @@ func newOutbox(t *testing.T) *mail.Outbox {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = o.Close() })
 	return o
+}
+
+// messages returns the outbox's messages, failing the test on an error.
+func messages(t *testing.T, o *mail.Outbox) []mail.Message {
+	t.Helper()
+	msgs, err := o.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
 }
 
 func TestOutboxWritesParseableMessage(t *testing.T) {
@@ -29,22 +41,25 @@ func TestOutboxWritesParseableMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths, err := o.Messages()
+	if want := filepath.Join(o.Dir(), "outbox.mbox"); o.Path() != want {
+		t.Errorf("Path = %q, want %q", o.Path(), want)
+	}
+	raw, err := os.ReadFile(o.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(o.Dir(), testRef+".eml")
-	if len(paths) != 1 || paths[0] != want {
-		t.Fatalf("messages %q, want [%s]", paths, want)
+	if !bytes.HasPrefix(raw, []byte("From noreply@seald.example.com ")) || !bytes.HasSuffix(raw, []byte("\n\n")) {
+		t.Errorf("the mbox does not start with a separator line naming the sender and end with an empty line:\n%s", raw)
 	}
-	if p, err := o.Path(testRef); err != nil || p != want {
-		t.Errorf("Path = %q, %v", p, err)
+	msgs := messages(t, o)
+	if len(msgs) != 1 {
+		t.Fatalf("%d messages, want 1", len(msgs))
 	}
-	data, err := os.ReadFile(want)
-	if err != nil {
-		t.Fatal(err)
+	m := msgs[0]
+	if m.Reference != testRef || m.MessageID != id || m.Sender != "noreply@seald.example.com" || m.Date.IsZero() {
+		t.Errorf("message %s (%s) from %s at %v", m.Reference, m.MessageID, m.Sender, m.Date)
 	}
-	p := parse(t, data)
+	p := parse(t, m.Raw)
 	h := p.msg.Header
 	if h.Get("Message-Id") != id || id != "<"+testRef+"@seald.seald.example.com>" {
 		t.Errorf("Message-ID header %q, returned %q", h.Get("Message-Id"), id)
@@ -62,8 +77,11 @@ func TestOutboxWritesParseableMessage(t *testing.T) {
 		!strings.Contains(p.parts["text/html"], testHash) {
 		t.Errorf("parts %q", p.parts)
 	}
-	if strings.Contains(string(data), "\n") && !strings.Contains(string(data), "\r\n") {
-		t.Error("lines do not end in CRLF as RFC 5322 wants")
+	if bytes.Contains(bytes.ReplaceAll(m.Raw, []byte("\r\n"), nil), []byte("\n")) {
+		t.Error("lines of the message read back do not end in CRLF as RFC 5322 wants")
+	}
+	if bytes.Contains(raw, []byte("\r")) {
+		t.Error("the mbox holds CR: its lines should end in LF, as mail tools on Unix expect")
 	}
 }
 
@@ -79,36 +97,32 @@ func TestOutboxPermissions(t *testing.T) {
 	if perm := di.Mode().Perm(); perm != 0o700 {
 		t.Errorf("outbox directory mode %v, want 0700", perm)
 	}
-	fi, err := os.Stat(filepath.Join(o.Dir(), testRef+".eml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if perm := fi.Mode().Perm(); perm != 0o600 {
-		t.Errorf("message file mode %v, want 0600", perm)
+	for _, name := range []string{mail.MboxName, mail.SentLog} {
+		fi, err := os.Stat(filepath.Join(o.Dir(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm != 0o600 {
+			t.Errorf("%s mode %v, want 0600", name, perm)
+		}
 	}
 }
 
-// TestOutboxOneFilePerReference sends a record's message twice, the second time changed: the outbox keeps one
-// file, with the second message, written as a new file renamed over the old one (never rewritten in place,
-// where a reader or a crash could see half a message), and leaves no temporary file behind.
-func TestOutboxOneFilePerReference(t *testing.T) {
+// TestOutboxAppendsEverySend sends a record's message twice, the second time changed, and another record's:
+// the mbox holds all three in order (a repeated send is visible, as a mail server would have delivered it),
+// written by appending (the bytes of the first message never change), sent.log counts them, and the
+// directory holds nothing else.
+func TestOutboxAppendsEverySend(t *testing.T) {
 	o := newOutbox(t)
 	first := textMail()
 	id1, err := o.Send(context.Background(), first)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(o.Dir(), testRef+".eml")
-	before, err := os.Stat(path)
+	before, err := os.ReadFile(o.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	held, err := os.Open(path) // a reader that opened the old message keeps reading the old message
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
-
 	second := textMail()
 	second.Subject = "Second attempt"
 	id2, err := o.Send(context.Background(), second)
@@ -123,45 +137,44 @@ func TestOutboxOneFilePerReference(t *testing.T) {
 	if _, err := o.Send(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
-
-	entries, err := messageEntries(o.Dir())
+	after, err := os.ReadFile(o.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 2 {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("outbox holds %q, want one file per reference and nothing else", names)
+	if !bytes.HasPrefix(after, before) {
+		t.Error("the mbox was rewritten, not appended to")
 	}
-	after, err := os.Stat(path)
+	msgs := messages(t, o)
+	var got []string
+	for _, m := range msgs {
+		got = append(got, m.Reference+" "+parse(t, m.Raw).msg.Header.Get("Subject"))
+	}
+	want := []string{testRef + " " + first.Subject, testRef + " Second attempt", other.Reference + " " + other.Subject}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages %q, want %q", got, want)
+	}
+	sends, err := o.Sends()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if os.SameFile(before, after) {
-		t.Error("the message was rewritten in place, not replaced by a rename")
+	if sends[testRef] != 2 || sends[other.Reference] != 1 || len(sends) != 2 {
+		t.Errorf("sends %v, want 2 of %s and 1 of %s", sends, testRef, other.Reference)
 	}
-	data, err := os.ReadFile(path)
+	entries, err := os.ReadDir(o.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := parse(t, data).msg.Header.Get("Subject"); got != "Second attempt" {
-		t.Errorf("subject %q, want the second message's", got)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
 	}
-	old := make([]byte, 1<<16)
-	n, _ := held.Read(old)
-	if got := parse(t, old[:n]).msg.Header.Get("Subject"); got != first.Subject {
-		t.Errorf("the old file changed under its reader: subject %q", got)
-	}
-	paths, err := o.Messages()
-	if err != nil || len(paths) != 2 {
-		t.Errorf("Messages = %q, %v", paths, err)
+	if !slices.Equal(names, []string{mail.MboxName, mail.SentLog}) {
+		t.Errorf("the outbox directory holds %q", names)
 	}
 }
 
-// TestOutboxConcurrentSends sends many messages at once (their directory fsyncs shared): every one is in
-// the outbox, whole and as sent, and no temporary file is left.
+// TestOutboxConcurrentSends sends many messages at once (appended and synced in groups): every one is in
+// the mbox, whole and as sent, and counted once.
 func TestOutboxConcurrentSends(t *testing.T) {
 	o := newOutbox(t)
 	const n = 64
@@ -182,30 +195,24 @@ func TestOutboxConcurrentSends(t *testing.T) {
 			t.Fatalf("send %d: %v", i, err)
 		}
 	}
-	entries, err := messageEntries(o.Dir())
-	if err != nil {
-		t.Fatal(err)
+	msgs := messages(t, o)
+	if len(msgs) != n {
+		t.Fatalf("the mbox holds %d messages, want %d", len(msgs), n)
 	}
-	if len(entries) != n {
-		t.Fatalf("outbox holds %d entries, want %d messages and nothing else", len(entries), n)
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		if got := parse(t, m.Raw).msg.Header.Get("Subject"); got != "Message "+m.Reference {
+			t.Errorf("%s: subject %q", m.Reference, got)
+		}
+		seen[m.Reference] = true
 	}
-	// Concurrent appends to the send log stay whole lines, one per send.
 	sends, err := o.Sends()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ref := range refs {
-		if sends[ref] != 1 {
-			t.Errorf("%s logged %d times, want 1", ref, sends[ref])
-		}
-	}
-	for _, ref := range refs {
-		data, err := os.ReadFile(filepath.Join(o.Dir(), ref+".eml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := parse(t, data).msg.Header.Get("Subject"); got != "Message "+ref {
-			t.Errorf("%s: subject %q", ref, got)
+		if sends[ref] != 1 || !seen[ref] {
+			t.Errorf("%s logged %d times, in the mbox: %v; want once", ref, sends[ref], seen[ref])
 		}
 	}
 }
@@ -219,8 +226,8 @@ func TestOutboxFaults(t *testing.T) {
 		if seald.ErrorCode(err) != seald.EINVALID || !seald.IsPermanent(err) {
 			t.Fatalf("want a permanent EINVALID error, got %v", err)
 		}
-		if paths, _ := o.Messages(); len(paths) != 0 {
-			t.Errorf("wrote %q", paths)
+		if msgs := messages(t, o); len(msgs) != 0 {
+			t.Errorf("wrote %d messages", len(msgs))
 		}
 	})
 	t.Run("unwritable directory is transient", func(t *testing.T) {
@@ -231,6 +238,9 @@ func TestOutboxFaults(t *testing.T) {
 		o, err := mail.NewOutbox(filepath.Join(file, "outbox"), testFrom)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if err := o.Recover(); err == nil {
+			t.Error("Recover succeeded in a directory under a file")
 		}
 		_, err = o.Send(context.Background(), textMail())
 		if err == nil || seald.IsPermanent(err) {
@@ -247,8 +257,23 @@ func TestOutboxFaults(t *testing.T) {
 	})
 	t.Run("empty outbox", func(t *testing.T) {
 		o := newOutbox(t)
-		if paths, err := o.Messages(); err != nil || len(paths) != 0 {
-			t.Errorf("Messages = %q, %v", paths, err)
+		if msgs, err := o.Messages(); err != nil || len(msgs) != 0 {
+			t.Errorf("Messages = %d, %v", len(msgs), err)
+		}
+		if sends, err := o.Sends(); err != nil || len(sends) != 0 {
+			t.Errorf("Sends = %v, %v", sends, err)
+		}
+	})
+	t.Run("closed", func(t *testing.T) {
+		o := newOutbox(t)
+		if _, err := o.Send(context.Background(), htmlMail()); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := o.Send(context.Background(), htmlMail()); err == nil {
+			t.Error("Send after Close succeeded")
 		}
 	})
 	t.Run("configuration", func(t *testing.T) {
@@ -261,40 +286,6 @@ func TestOutboxFaults(t *testing.T) {
 	})
 }
 
-// TestOutboxCountsSends: a record's message sent twice leaves one .eml file (the latest) and two lines in the
-// send log, so a duplicate send is visible.
-func TestOutboxCountsSends(t *testing.T) {
-	o := newOutbox(t)
-	for range 2 {
-		if _, err := o.Send(context.Background(), htmlMail()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	paths, err := o.Messages()
-	if err != nil || len(paths) != 1 {
-		t.Fatalf("messages %q, %v; want one file", paths, err)
-	}
-	n, err := o.Sends()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n[testRef] != 2 || len(n) != 1 {
-		t.Errorf("sends %v, want 2 of %s", n, testRef)
-	}
-	if err := o.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := o.Send(context.Background(), htmlMail()); err == nil {
-		t.Error("Send after Close succeeded")
-	}
-}
-
-// messageEntries lists the outbox directory without its send log.
-func messageEntries(dir string) ([]os.DirEntry, error) {
-	entries, err := os.ReadDir(dir)
-	return slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == mail.SentLog }), err
-}
-
 // An HTML body is sanitized before it is sent (no script, handler or javascript: link survives), and every
 // message names the business and project that sealed the record.
 func TestMessageSanitizedAndNamesSealer(t *testing.T) {
@@ -305,11 +296,11 @@ func TestMessageSanitizedAndNamesSealer(t *testing.T) {
 	if _, err := o.Send(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(o.Dir(), testRef+".eml"))
-	if err != nil {
-		t.Fatal(err)
+	msgs := messages(t, o)
+	if len(msgs) != 1 {
+		t.Fatalf("%d messages", len(msgs))
 	}
-	p := parse(t, data)
+	p := parse(t, msgs[0].Raw)
 	h := p.parts["text/html"]
 	for _, bad := range []string{"<script", "onclick", "javascript:", "onerror"} {
 		if strings.Contains(h, bad) {

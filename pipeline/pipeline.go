@@ -405,7 +405,7 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 // transaction per record. The finish job remains for when this process has no chain for the record's
 // network (finish then fails and retries as before), and for jobs queued by an earlier version. The
 // Message-ID is derived from the reference, so a resend after a crash between sending and saving is
-// recognisable as the same message (and the outbox overwrites its file).
+// recognisable as the same message (in the outbox too, where the repeat is a second message with that id).
 func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	u := &seald.RecordUpdate{When: r.State}
 	if r.IsEmail && r.Mail != nil && r.MessageID == "" {

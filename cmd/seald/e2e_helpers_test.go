@@ -17,6 +17,7 @@ import (
 
 	"seald/httpapi"
 	"seald/internal/openapicheck"
+	"seald/mail"
 )
 
 // instance is one `seald serve` run in-process through run(), on a free loopback port.
@@ -265,10 +266,14 @@ func (in *instance) callWith(method, path string, headers map[string]string, bod
 	return r
 }
 
-func outboxFiles(t *testing.T, dataDir string) []string {
+// outboxMessages returns the messages of the data dir's outbox (its mbox) whose append has completed.
+func outboxMessages(t *testing.T, dataDir string) []mail.Message {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dataDir, "outbox", "*.eml"))
-	return files
+	msgs, err := mail.Messages(filepath.Join(dataDir, "outbox"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
 }
 
 func readFile(t *testing.T, path string) string {

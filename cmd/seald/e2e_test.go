@@ -174,24 +174,24 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("outbox has the e-mail", func(t *testing.T) {
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			for _, f := range outboxFiles(t, dir) {
-				if !strings.Contains(f, ref) {
+			for _, m := range outboxMessages(t, dir) {
+				if m.Reference != ref {
 					continue
 				}
-				b := readFile(t, f)
+				b := string(m.Raw)
 				for _, want := range []string{"To: <alice@example.com>", "Cc: <bob@example.com>, <carol@example.com>",
 					"Subject: Sealed", "Hello", "/v/" + ref, wantHash, "Message-ID: <" + ref + "@", "Sealed by: "} {
 					if !strings.Contains(b, want) {
 						t.Errorf("message lacks %q:\n%s", want, b)
 					}
 				}
-				if n := len(outboxFiles(t, dir)); n < 2 {
+				if n := len(outboxMessages(t, dir)); n < 2 {
 					t.Errorf("%d messages in the outbox, want one per record", n)
 				}
 				return
 			}
 			if time.Now().After(deadline) {
-				t.Fatal("no .eml in the outbox")
+				t.Fatal("no message in the outbox")
 			}
 			time.Sleep(50 * time.Millisecond)
 		}

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -186,13 +187,15 @@ func (c *scaleCluster) metricSum(idx []int, name string, labels map[string]strin
 	return sum
 }
 
-// mails counts the .eml files of each reference across the instances' outboxes, and which instances hold one.
+// mails lists, for each reference, the instances whose outbox holds a message of it (each instance once, as
+// when the outbox kept one file per record: these tests count sends across instances).
 func (c *scaleCluster) mails() map[string][]int {
 	out := map[string][]int{}
 	for i, dir := range c.dirs {
-		for _, f := range outboxFiles(c.t, dir) {
-			ref := strings.TrimSuffix(filepath.Base(f), ".eml")
-			out[ref] = append(out[ref], i)
+		for _, m := range outboxMessages(c.t, dir) {
+			if !slices.Contains(out[m.Reference], i) {
+				out[m.Reference] = append(out[m.Reference], i)
+			}
 		}
 	}
 	return out

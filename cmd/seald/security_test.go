@@ -315,7 +315,7 @@ func TestDataDirFilesPrivate(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(dir, path)
 		secret := rel == "secrets.json" || rel == "credentials.json" ||
-			strings.HasSuffix(rel, ".key") || strings.HasSuffix(rel, ".eml") || strings.HasPrefix(rel, "seald.db")
+			strings.HasSuffix(rel, ".key") || strings.HasPrefix(rel, "outbox"+string(filepath.Separator)) || strings.HasPrefix(rel, "seald.db")
 		if secret {
 			checked++
 			if fi.Mode().Perm()&0o077 != 0 {

@@ -117,6 +117,13 @@ func (c *Committer[T]) Submit(ctx context.Context, item T) error {
 	}
 }
 
+// Queued returns the number of items waiting for a worker, for tests that need a burst queued.
+func (c *Committer[T]) Queued() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queue)
+}
+
 // Close stops taking items and returns once every queued item has been committed. It may be called more
 // than once.
 func (c *Committer[T]) Close() {

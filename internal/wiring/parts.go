@@ -68,6 +68,11 @@ func OpenParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *C
 	}
 	p.Mailer = m
 	if o, ok := m.(*mail.Outbox); ok {
+		// At start rather than at the first e-mail: a torn end is repaired and the .eml files of an
+		// earlier version are moved into the mbox before anything else is appended, and a fault shows now.
+		if err := o.Recover(); err != nil {
+			return nil, err
+		}
 		closers.Add("outbox", o.Close)
 	}
 	if smtp, ok := m.(*mail.SMTP); ok {
