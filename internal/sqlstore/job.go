@@ -150,6 +150,9 @@ func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUp
 			if err := s.updateRecord(ctx, q, op, j.Reference, u); err != nil {
 				return err
 			}
+			if err := s.insertEvent(ctx, q, u.Event); err != nil {
+				return err
+			}
 		}
 		if dropPayload {
 			if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE reference = ?`, j.Reference); err != nil {
@@ -188,16 +191,19 @@ func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMess
 }
 
 // FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
-// state, in one transaction; ECONFLICT when the job is no longer the caller's.
-func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string) error {
+// state, and saves the webhook event ev (when not nil), in one transaction; ECONFLICT when the job is no
+// longer the caller's.
+func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string, ev *seald.Event) error {
 	op := s.op("FailJob")
 	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
 			return err
 		}
-		_, err := q.Exec(ctx, `UPDATE records SET state = CASE WHEN ? = '' THEN state ELSE ? END, error_type = ?,
-			error_message = ? WHERE reference = ?`, string(state), string(state), errorType, errorMessage, j.Reference)
-		return err
+		if _, err := q.Exec(ctx, `UPDATE records SET state = CASE WHEN ? = '' THEN state ELSE ? END, error_type = ?,
+			error_message = ? WHERE reference = ?`, string(state), string(state), errorType, errorMessage, j.Reference); err != nil {
+			return err
+		}
+		return s.insertEvent(ctx, q, ev)
 	})
 }
 
