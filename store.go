@@ -155,7 +155,8 @@ type Jobs interface {
 	// FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
 	// state (FAILED), and saves ev (the webhook event of the failure) unless it is nil, in one transaction.
 	FailJob(ctx context.Context, j *Job, state State, errorType, errorMessage string, ev *Event) error
-	// ReleaseLeases frees every job lease (at the start of the only process on an embedded store).
+	// ReleaseLeases frees every job and webhook delivery lease (at the start of the only process on an
+	// embedded store).
 	ReleaseLeases(ctx context.Context) error
 	// CountJobs counts the jobs of each kind, for metrics and tests.
 	CountJobs(ctx context.Context) (map[string]int, error)

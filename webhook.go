@@ -118,6 +118,13 @@ type Webhooks interface {
 	SaveAttempt(ctx context.Context, d *Delivery) error
 }
 
+// WebhookSender sends one event to one endpoint, signed with the endpoint's secret (in the clear) at now. It
+// returns the answer's status code (0 without one) and an error unless it was 2xx; a destination that will
+// never be allowed is a Permanent error.
+type WebhookSender interface {
+	Send(ctx context.Context, url, secret, eventID string, eventType EventType, body []byte, now time.Time) (int, error)
+}
+
 // Bounds of webhooks.
 const (
 	MaxWebhookURL         = 2048

@@ -18,6 +18,27 @@ var webhookTests = []test{
 	{"ClaimConcurrent", testWebhookClaimConcurrent},
 	{"Replay", testWebhookReplay},
 	{"DeleteFailsPending", testWebhookDeleteFailsPending},
+	{"ReleaseLeases", testWebhookReleaseLeases},
+}
+
+// ReleaseLeases frees the leases of deliveries too: a process that died mid-delivery leaves it to be sent again.
+func testWebhookReleaseLeases(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	newWebhook(t, s, p, base, seald.EventTypes...)
+	r := withJobs(t, s, p)
+	c := &seald.StatusChange{Reference: r.Reference, To: seald.StatusSuspended, Actor: "cli", At: base}
+	c.Event = event(seald.EventRecordStatusChanged, r, base)
+	ok(t, "ChangeStatus", s.ChangeStatus(ctx, c, seald.StatusActive))
+	first, err := s.ClaimDeliveries(ctx, 10, base, time.Hour)
+	ok(t, "ClaimDeliveries", err)
+	equal(t, "claimed", len(first), 1)
+	ok(t, "ReleaseLeases", s.ReleaseLeases(ctx))
+	again, err := s.ClaimDeliveries(ctx, 10, base, time.Hour)
+	ok(t, "ClaimDeliveries after ReleaseLeases", err)
+	if len(again) != 1 || again[0].ID != first[0].ID {
+		t.Errorf("claimed %s after ReleaseLeases, want %s again", show(again), first[0].ID)
+	}
 }
 
 // newWebhook stores a webhook of p for the given event types and returns it.

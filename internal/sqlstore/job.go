@@ -214,11 +214,14 @@ func exists(ctx context.Context, q Querier, table string, id int64) (bool, error
 	return n > 0, err
 }
 
-// ReleaseLeases frees every job lease: on an embedded store the process starting is the only one, so any
-// lease left is from a process that died.
+// ReleaseLeases frees every job and webhook delivery lease: on an embedded store the process starting is the
+// only one, so any lease left is from a process that died.
 func (s *Store) ReleaseLeases(ctx context.Context) error {
 	return s.E.Write(ctx, s.op("ReleaseLeases"), func(ctx context.Context, q Querier) error {
-		_, err := q.Exec(ctx, `UPDATE jobs SET leased_until = NULL WHERE leased_until IS NOT NULL`)
+		if _, err := q.Exec(ctx, `UPDATE jobs SET leased_until = NULL WHERE leased_until IS NOT NULL`); err != nil {
+			return err
+		}
+		_, err := q.Exec(ctx, `UPDATE webhook_deliveries SET leased_until = NULL WHERE leased_until IS NOT NULL`)
 		return err
 	})
 }
