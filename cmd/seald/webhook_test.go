@@ -428,3 +428,44 @@ func TestWebhookKill9MidDelivery(t *testing.T) {
 		t.Errorf("events for %d references, want %d: %v", len(byRef), n, byRef)
 	}
 }
+
+// TestWebhookRetriesThenFails: an endpoint that always answers 500 is retried until --webhook-retry-for has
+// passed since the event, then the delivery is FAILED, with its attempts and the last answer visible.
+func TestWebhookRetriesThenFails(t *testing.T) {
+	bin := buildBinary(t, "")
+	p := startProcess(t, bin, t.TempDir(), nil, "--webhook-allow", "127.0.0.1/32", "--webhook-retry-min", "20ms",
+		"--webhook-retry-max", "100ms", "--webhook-retry-for", "1s")
+	var mu sync.Mutex
+	calls := 0
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		w.WriteHeader(http.StatusInternalServerError)
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	id, _ := addWebhook(t, p.in, "http://"+ln.Addr().String()+"/hook", "record.completed")
+	ref := seal(t, p.in, 3)
+	p.in.waitState(ref, "COMPLETED", 3*time.Minute)
+	var failed map[string]any
+	waitFor(t, "the delivery marked FAILED", func() bool {
+		ds := deliveriesOf(t, p.in, id)
+		if len(ds) == 1 && ds[0]["state"] == "FAILED" {
+			failed = ds[0]
+			return true
+		}
+		return false
+	})
+	mu.Lock()
+	n := calls
+	mu.Unlock()
+	if failed["attempts"].(float64) < 2 || failed["last_status_code"] != float64(500) || str(failed, "last_error") == "" ||
+		failed["next_attempt_at"] != nil || int(failed["attempts"].(float64)) != n {
+		t.Errorf("failed delivery = %v after %d calls: want several attempts, each received, the last answer 500", failed, n)
+	}
+}
