@@ -123,4 +123,6 @@ type StatusChange struct {
 	Actor     string // the key id or "cli"
 	Reason    string
 	At        time.Time
+	// Event, when set, is the webhook event of the change, saved in the same transaction (not read back).
+	Event *Event
 }

@@ -42,6 +42,12 @@ type Service struct {
 	// piling up work it cannot finish.
 	MaxBacklog int
 	backlog    backlogCache
+	// Webhooks keeps the projects' webhooks and their deliveries; nil turns the webhook operations off.
+	Webhooks Webhooks
+	// CheckWebhookTarget refuses a webhook URL deliveries could never reach (see WebhookTargetCheck).
+	CheckWebhookTarget WebhookTargetCheck
+	// WakeWebhooks, when set, is called after a delivery is queued by a replay.
+	WakeWebhooks func()
 
 	cache tenantCache
 }

@@ -129,8 +129,8 @@ type Records interface {
 	// Payload returns the canonical data kept for the store step; ENOTFOUND once it has been dropped.
 	Payload(ctx context.Context, reference string) ([]byte, error)
 
-	// ChangeStatus moves a record from status from to c.To, appends c to the audit trail and inserts jobs,
-	// in one transaction; ECONFLICT if the record's status is no longer from.
+	// ChangeStatus moves a record from status from to c.To, appends c to the audit trail, saves c.Event (when
+	// set) and inserts jobs, in one transaction; ECONFLICT if the record's status is no longer from.
 	ChangeStatus(ctx context.Context, c *StatusChange, from Status, jobs ...*Job) error
 	AuditTrail(ctx context.Context, reference string) ([]*StatusChange, error)
 	// CountWaiting counts the records in each state of the pipeline that is not final (WaitingStates),
@@ -153,9 +153,10 @@ type Jobs interface {
 	// error type and message, in one transaction.
 	RetryJob(ctx context.Context, j *Job, errorType, errorMessage string) error
 	// FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
-	// state (FAILED), in one transaction.
-	FailJob(ctx context.Context, j *Job, state State, errorType, errorMessage string) error
-	// ReleaseLeases frees every job lease (at the start of the only process on an embedded store).
+	// state (FAILED), and saves ev (the webhook event of the failure) unless it is nil, in one transaction.
+	FailJob(ctx context.Context, j *Job, state State, errorType, errorMessage string, ev *Event) error
+	// ReleaseLeases frees every job and webhook delivery lease (at the start of the only process on an
+	// embedded store).
 	ReleaseLeases(ctx context.Context) error
 	// CountJobs counts the jobs of each kind, for metrics and tests.
 	CountJobs(ctx context.Context) (map[string]int, error)
@@ -182,6 +183,8 @@ type RecordUpdate struct {
 	RevokedOnChain bool
 	// At is the record's new updated_at.
 	At time.Time
+	// Event, when set, is the webhook event the update causes, saved in the same transaction.
+	Event *Event
 }
 
 // Transition is a move of records from one pipeline state to the next, which the pipeline decides and a
@@ -271,6 +274,7 @@ type Store interface {
 	Batches
 	Revocations
 	Locks
+	Webhooks
 	Close() error
 }
 

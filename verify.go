@@ -243,6 +243,9 @@ func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status
 			jobs = append(jobs, &Job{Kind: RevokeJob(r.Network), Reference: reference, RunAt: now})
 		}
 		ch := &StatusChange{Reference: reference, From: r.Status, To: to, Actor: actor, Reason: reason, At: now}
+		after := *r
+		after.Status = to
+		ch.Event = NewEvent(EventRecordStatusChanged, &after, now, map[string]string{"previous_status": string(r.Status), "reason": reason})
 		err = s.Store.ChangeStatus(ctx, ch, r.Status, jobs...)
 		if ErrorCode(err) == ECONFLICT && attempt < 3 {
 			continue // changed under us: read it again and decide again

@@ -43,6 +43,10 @@ func TestWireMatchesOpenAPI(t *testing.T) {
 		{schemas["GeneratorResult"], "GeneratorResult", wire.GeneratorResult{}},
 		{schemas["StatusChangeResult"], "StatusChangeResult", wire.StatusChange{}},
 		{data("PublicKeyOK"), "PublicKeyOK.data", wire.PublicKey{}},
+		{schemas["Webhook"], "Webhook", wire.Webhook{}},
+		{data("WebhookListOK"), "WebhookListOK.data", wire.WebhookList{}},
+		{schemas["Delivery"], "Delivery", wire.Delivery{}},
+		{data("DeliveryListOK"), "DeliveryListOK.data", wire.DeliveryList{}},
 	} {
 		if c.schema == nil {
 			t.Errorf("openapi.json has no schema %s", c.name)

@@ -306,7 +306,13 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 			state = "" // a failed signature or on-chain revocation does not undo the seal
 		}
 		log.Error("step failed for good", "err", err)
-		if ferr := p.Store.FailJob(ctx, j, state, errType, msg); ferr != nil {
+		var ev *seald.Event
+		if state == seald.StateFailed && r != nil && r.State != seald.StateFailed {
+			failed := *r
+			failed.State, failed.ErrorType, failed.ErrorMessage = seald.StateFailed, errType, msg
+			ev = seald.NewEvent(seald.EventRecordFailed, &failed, p.now(), nil)
+		}
+		if ferr := p.Store.FailJob(ctx, j, state, errType, msg, ev); ferr != nil {
 			log.Error("save failed step", "err", ferr)
 		}
 		return
@@ -460,6 +466,9 @@ func (p *Pipeline) sign(r *seald.Record, u *seald.RecordUpdate) error {
 	u.Signature, u.ClearError, u.At = pr.Signature, true, p.now()
 	if r.State != seald.StateFailed {
 		u.State = seald.StateCompleted
+		done := *r
+		done.State, done.ErrorType, done.ErrorMessage = seald.StateCompleted, "", ""
+		u.Event = seald.NewEvent(seald.EventRecordCompleted, &done, u.At, nil)
 	}
 	return nil
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Jobs", jobTests},
 		{"Anchoring", batchTests},
 		{"Locks", lockTests},
+		{"Webhooks", webhookTests},
 		{"Database", databaseTests},
 	}
 	for _, g := range groups {

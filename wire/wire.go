@@ -232,3 +232,42 @@ type PublicKey struct {
 	Algorithm string `json:"algorithm"`
 	PublicKey string `json:"public_key"` // base64 (standard)
 }
+
+// Webhook (beyond the seed) is an endpoint of the caller's project that record events are delivered to.
+type Webhook struct {
+	ID        string   `json:"id"`
+	URL       string   `json:"url"`
+	Events    []string `json:"events"`
+	CreatedAt string   `json:"created_at"` // RFC 3339, UTC, milliseconds
+	// Secret is the signing secret, in the answer of the creation only.
+	Secret string `json:"secret,omitempty"`
+}
+
+// WebhookList is the caller's project's webhooks, oldest first.
+type WebhookList struct {
+	Webhooks []Webhook `json:"webhooks"`
+}
+
+// Delivery is one event sent (or to be sent) to one webhook.
+type Delivery struct {
+	ID        string `json:"id"`
+	WebhookID string `json:"webhook_id"`
+	EventID   string `json:"event_id"` // the same for every attempt and replay of the event
+	EventType string `json:"event_type"`
+	Reference string `json:"reference"`
+	State     string `json:"state"` // PENDING, DELIVERED or FAILED
+	Attempts  int    `json:"attempts"`
+	CreatedAt string `json:"created_at"`
+	// The last attempt: when, the endpoint's status code (absent when it gave none) and why it failed.
+	LastAttemptAt  string `json:"last_attempt_at,omitempty"`
+	LastStatusCode int    `json:"last_status_code,omitempty"`
+	LastError      string `json:"last_error,omitempty"`
+	// NextAttemptAt is when the next attempt is due, while PENDING.
+	NextAttemptAt string `json:"next_attempt_at,omitempty"`
+}
+
+// DeliveryList is a webhook's latest deliveries, newest first.
+type DeliveryList struct {
+	WebhookID  string     `json:"webhook_id"`
+	Deliveries []Delivery `json:"deliveries"`
+}

@@ -52,7 +52,8 @@ func TestSubcommandHelp(t *testing.T) {
 		{"tenant", "-h"}, {"key", "-h"}, {"keys", "-h"}, {"record", "-h"}, {"project", "-h"}, {"proof", "-h"},
 		{"trust", "-h"}, {"tenant", "create", "-h"}, {"key", "issue", "-h"}, {"record", "revoke", "-h"},
 		{"proof", "verify", "-h"}, {"keys", "rotate", "-h"}, {"verify", "-h"}, {"seal", "-h"}, {"status", "-h"},
-		{"serve", "-h"}, {"-h"},
+		{"serve", "-h"}, {"-h"}, {"webhook", "-h"}, {"webhook", "add", "-h"}, {"webhook", "list", "-h"}, {"webhook", "rm", "-h"},
+		{"webhook", "deliveries", "-h"}, {"webhook", "replay", "-h"},
 	} {
 		out, err := exec.Command(bin, args...).CombinedOutput()
 		if err != nil || !strings.Contains(strings.ToLower(string(out)), "usage") || strings.Contains(string(out), "unknown command") {

@@ -48,7 +48,7 @@ func tenant(t *testing.T, dataDir string, args ...string) map[string]string {
 
 func TestEndToEnd(t *testing.T) {
 	dir := t.TempDir()
-	in := startServe(t, dir, nil)
+	in := startServe(t, dir, nil, "--webhook-allow", "127.0.0.1/32")
 
 	data := map[string]any{"invoice": "INV-1", "amount": 1.0, "lines": []any{"a", "b"}, "customer": map[string]any{"name": "Zoë", "id": 7}}
 	// The hash is SHA-256 of the RFC 8785 form: keys sorted, 1.0 written as 1.
@@ -405,6 +405,42 @@ func TestEndToEnd(t *testing.T) {
 			"--website", "https://elsewhere.example"}, func(string) string { return "" }, &out, &errb)
 		if err == nil || !strings.Contains(err.Error(), "tenant update") {
 			t.Errorf("joining a business with another website: %v", err)
+		}
+	})
+
+	// The webhook operations, each once (TestWebhooks covers them in depth through the binary).
+	t.Run("webhooks", func(t *testing.T) {
+		rcv := startReceiver(t, "127.0.0.1:0")
+		id, secret := addWebhook(t, in, rcv.URL, "record.status_changed")
+		rcv.setSecret(secret)
+		if r := in.get("/webhooks"); r.Status != 200 || len(field(r.Body, "data.webhooks").([]any)) != 1 {
+			t.Errorf("GET /webhooks: %d %s", r.Status, r.Raw)
+		}
+		ref := seal(t, in, 7)
+		if r := in.callWith("PUT", "/authentication-status/update/status", nil, map[string]any{"reference": ref, "status": "SUSPENDED"}); r.Status != 200 {
+			t.Fatalf("suspend: %d %s", r.Status, r.Raw)
+		}
+		var d map[string]any
+		waitFor(t, "the status change delivered", func() bool {
+			ds := deliveriesOf(t, in, id)
+			if len(ds) == 1 && ds[0]["state"] == "DELIVERED" {
+				d = ds[0]
+				return true
+			}
+			return false
+		})
+		if r := in.post("/webhooks/deliveries/"+str(d, "id")+"/replay", nil); r.Status != 201 || str(r.Body, "data.event_id") != str(d, "event_id") {
+			t.Errorf("replay: %d %s", r.Status, r.Raw)
+		}
+		if r := in.call("DELETE", "/webhooks/"+id, in.Sub, in.API, "", nil); r.Status != 200 || str(r.Body, "data.id") != id {
+			t.Errorf("DELETE /webhooks/%s: %d %s", id, r.Status, r.Raw)
+		}
+		if r := in.call("DELETE", "/webhooks/"+id, in.Sub, in.API, "", nil); r.Status != 404 {
+			t.Errorf("DELETE /webhooks/%s twice: %d %s", id, r.Status, r.Raw)
+		}
+		got := rcv.deliveries()
+		if len(got) == 0 || !got[0].SigOK || got[0].ID != str(d, "event_id") || got[0].Data["reference"] != ref {
+			t.Errorf("received %+v", got)
 		}
 	})
 

@@ -62,6 +62,12 @@ API commands (talk to a running serve over HTTP):
   seal --file records.jsonl [--concurrency 8] [--network POLYGON|EOS] [--out refs.jsonl]
                                           submit one authentication request body per line
   status [--watch] REFERENCE              print a record's state; --watch follows it to COMPLETED or FAILED
+  webhook add URL [--events T,...]        register an endpoint for record events (record.completed,
+                                          record.failed, record.status_changed); prints its secret once
+  webhook list                            the project's webhooks
+  webhook rm ID                           delete a webhook
+  webhook deliveries ID                   its latest deliveries: state, attempts, last attempt, next try
+  webhook replay DELIVERY_ID              send a delivery's event again, with the same event id
 
 The operator commands take --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE). The API commands
 take --url (default http://127.0.0.1:8080), --subscription-key and --api-key (also SEALD_URL,
@@ -131,6 +137,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return sealCommand(ctx, rest, getenv, stdout, stderr)
 	case "status":
 		return statusCommand(ctx, rest, getenv, stdout, stderr)
+	case "webhook":
+		switch sub {
+		case "add", "list", "rm", "deliveries", "replay":
+			return webhookCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
+		}
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -147,7 +158,7 @@ func joinArgs(a, b string) string {
 }
 
 // groups are the commands that take a subcommand.
-var groups = map[string]bool{"tenant": true, "key": true, "keys": true, "record": true, "project": true, "proof": true, "trust": true}
+var groups = map[string]bool{"tenant": true, "key": true, "keys": true, "record": true, "project": true, "proof": true, "trust": true, "webhook": true}
 
 // groupUsage is the part of the usage about one command group, with the lines that continue it.
 func groupUsage(cmd string) string {

@@ -21,6 +21,7 @@ import (
 	"seald/ipfs"
 	"seald/pipeline"
 	"seald/web"
+	"seald/webhook"
 )
 
 // serve runs the API and the pipeline until ctx ends, then shuts down in order: stop accepting, drain the
@@ -104,6 +105,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Crash:  crash,
 	}
 	svc.Wake = pipe.Wake
+	allow, err := webhook.ParseAllow(cfg.WebhookAllow)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("--webhook-allow: %v", err)
+	}
+	if cfg.WebhookTimeout <= 0 || cfg.WebhookTimeout >= cfg.JobLease {
+		ln.Close()
+		return fmt.Errorf("--webhook-timeout must be above 0 and below --job-lease (%s)", cfg.JobLease)
+	}
+	sender := &webhook.Sender{Allow: allow, Timeout: cfg.WebhookTimeout}
+	deliverer := &pipeline.Deliverer{
+		Store: store, Sender: sender, Secrets: secrets, Lease: cfg.JobLease, Logger: logger,
+		Retry: pipeline.WebhookRetry{Min: cfg.WebhookRetryMin, Max: cfg.WebhookRetryMax, For: cfg.WebhookRetryFor},
+	}
+	svc.Webhooks, svc.CheckWebhookTarget, svc.WakeWebhooks = store, sender.CheckURL, deliverer.Wake
 	metrics := newMetrics(store, parts)
 	pipe.Observer = metrics
 
@@ -166,6 +182,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	pipeCtx, stopPipe := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = pipe.Run(pipeCtx) })
+	wg.Go(func() { _ = deliverer.Run(pipeCtx) })
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "database", redactDSN(cfg.DatabaseSpec()))

@@ -150,6 +150,9 @@ func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUp
 			if err := s.updateRecord(ctx, q, op, j.Reference, u); err != nil {
 				return err
 			}
+			if err := s.insertEvent(ctx, q, u.Event); err != nil {
+				return err
+			}
 		}
 		if dropPayload {
 			if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE reference = ?`, j.Reference); err != nil {
@@ -188,16 +191,19 @@ func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMess
 }
 
 // FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
-// state, in one transaction; ECONFLICT when the job is no longer the caller's.
-func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string) error {
+// state, and saves the webhook event ev (when not nil), in one transaction; ECONFLICT when the job is no
+// longer the caller's.
+func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string, ev *seald.Event) error {
 	op := s.op("FailJob")
 	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
 			return err
 		}
-		_, err := q.Exec(ctx, `UPDATE records SET state = CASE WHEN ? = '' THEN state ELSE ? END, error_type = ?,
-			error_message = ? WHERE reference = ?`, string(state), string(state), errorType, errorMessage, j.Reference)
-		return err
+		if _, err := q.Exec(ctx, `UPDATE records SET state = CASE WHEN ? = '' THEN state ELSE ? END, error_type = ?,
+			error_message = ? WHERE reference = ?`, string(state), string(state), errorType, errorMessage, j.Reference); err != nil {
+			return err
+		}
+		return s.insertEvent(ctx, q, ev)
 	})
 }
 
@@ -208,11 +214,14 @@ func exists(ctx context.Context, q Querier, table string, id int64) (bool, error
 	return n > 0, err
 }
 
-// ReleaseLeases frees every job lease: on an embedded store the process starting is the only one, so any
-// lease left is from a process that died.
+// ReleaseLeases frees every job and webhook delivery lease: on an embedded store the process starting is the
+// only one, so any lease left is from a process that died.
 func (s *Store) ReleaseLeases(ctx context.Context) error {
 	return s.E.Write(ctx, s.op("ReleaseLeases"), func(ctx context.Context, q Querier) error {
-		_, err := q.Exec(ctx, `UPDATE jobs SET leased_until = NULL WHERE leased_until IS NOT NULL`)
+		if _, err := q.Exec(ctx, `UPDATE jobs SET leased_until = NULL WHERE leased_until IS NOT NULL`); err != nil {
+			return err
+		}
+		_, err := q.Exec(ctx, `UPDATE webhook_deliveries SET leased_until = NULL WHERE leased_until IS NOT NULL`)
 		return err
 	})
 }

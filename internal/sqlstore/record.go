@@ -238,6 +238,9 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 			s.D.Time(c.At)).Scan(&id); err != nil {
 			return err
 		}
+		if err := s.insertEvent(ctx, q, c.Event); err != nil {
+			return err
+		}
 		ids, err = s.insertJobs(ctx, q, c.Reference, jobs)
 		return err
 	})

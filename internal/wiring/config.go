@@ -62,6 +62,14 @@ type Config struct {
 	// it has read.
 	AuthCacheTTL time.Duration
 
+	// WebhookAllow lists the CIDRs, addresses and host names webhook deliveries may reach although they are
+	// internal (loopback, private, link-local); WebhookRetryMin, Max and For shape their retries.
+	WebhookAllow    string
+	WebhookRetryMin time.Duration
+	WebhookRetryMax time.Duration
+	WebhookRetryFor time.Duration
+	WebhookTimeout  time.Duration
+
 	// ExplorerURL and EOSExplorerURL are the block explorers the verification page links to.
 	ExplorerURL    string
 	EOSExplorerURL string
@@ -109,6 +117,11 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.IntVar(&cfg.MaxBacklog, "max-backlog", 100000, "records waiting in the pipeline past which new seals are refused with 503 and Retry-After (0: never)")
 	fs.DurationVar(&cfg.JobLease, "job-lease", 2*time.Minute, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
 	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
+	fs.StringVar(&cfg.WebhookAllow, "webhook-allow", "", "comma-separated CIDRs, addresses or host names that webhook deliveries may reach although internal (loopback, private, link-local are refused otherwise)")
+	fs.DurationVar(&cfg.WebhookRetryMin, "webhook-retry-min", 10*time.Second, "wait before the first retry of a failed webhook delivery; it doubles at each failure")
+	fs.DurationVar(&cfg.WebhookRetryMax, "webhook-retry-max", time.Hour, "longest wait between retries of a webhook delivery")
+	fs.DurationVar(&cfg.WebhookRetryFor, "webhook-retry-for", 24*time.Hour, "how long a webhook delivery is retried before it is marked FAILED")
+	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "how long one webhook delivery attempt may take, connection and answer")
 	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")
 	return fs
 }

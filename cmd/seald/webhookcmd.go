@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// webhookCommand runs `seald webhook add|list|rm|deliveries|replay` through the API, for the project of the
+// API key.
+func webhookCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var a apiFlags
+	fs := apiFlagSet("webhook "+sub, &a)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	var events *string
+	want := 1
+	switch sub {
+	case "add":
+		events = fs.String("events", "", "comma-separated event types: record.completed, record.failed, record.status_changed (default: all)")
+		fs.Usage = func() {
+			fmt.Fprintln(fs.Output(), "usage: seald webhook add URL [--events record.completed,record.failed,record.status_changed] [--json]")
+			fs.PrintDefaults()
+		}
+	case "list":
+		want = 0
+		fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: seald webhook list [--json]"); fs.PrintDefaults() }
+	case "rm":
+		fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: seald webhook rm ID [--json]"); fs.PrintDefaults() }
+	case "deliveries":
+		fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: seald webhook deliveries ID [--json]"); fs.PrintDefaults() }
+	case "replay":
+		fs.Usage = func() {
+			fmt.Fprintln(fs.Output(), "usage: seald webhook replay DELIVERY_ID [--json]")
+			fs.PrintDefaults()
+		}
+	}
+	pos, err := parseInterspersed(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	if len(pos) != want {
+		fs.Usage()
+		if want == 0 {
+			return fmt.Errorf("webhook %s takes no argument", sub)
+		}
+		return fmt.Errorf("webhook %s: give one argument", sub)
+	}
+	c, err := a.client(stderr)
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "add":
+		var list []string
+		for _, e := range strings.Split(*events, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				list = append(list, e)
+			}
+		}
+		w, err := c.CreateWebhook(ctx, pos[0], list)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(stdout, w)
+		}
+		fmt.Fprintf(stdout, "webhook %s → %s\nevents: %s\nsecret: %s\n(the secret is shown only now: keep it to check the Seald-Signature of each delivery)\n",
+			w.ID, w.URL, strings.Join(w.Events, ", "), w.Secret)
+		return nil
+	case "list":
+		ws, err := c.Webhooks(ctx)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(stdout, ws)
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tURL\tEVENTS\tCREATED")
+		for _, w := range ws {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", w.ID, w.URL, strings.Join(w.Events, ","), w.CreatedAt)
+		}
+		return tw.Flush()
+	case "rm":
+		w, err := c.DeleteWebhook(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(stdout, w)
+		}
+		fmt.Fprintf(stdout, "deleted webhook %s (%s)\n", w.ID, w.URL)
+		return nil
+	case "deliveries":
+		ds, err := c.Deliveries(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(stdout, ds)
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "DELIVERY\tEVENT\tTYPE\tREFERENCE\tSTATE\tATTEMPTS\tLAST ATTEMPT\tLAST RESULT\tNEXT TRY")
+		for _, d := range ds {
+			result := d.LastError
+			if d.LastStatusCode != 0 && result == "" {
+				result = fmt.Sprint(d.LastStatusCode)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", d.ID, d.EventID, d.EventType, d.Reference, d.State,
+				d.Attempts, dash(d.LastAttemptAt), dash(result), dash(d.NextAttemptAt))
+		}
+		return tw.Flush()
+	case "replay":
+		d, err := c.ReplayDelivery(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(stdout, d)
+		}
+		fmt.Fprintf(stdout, "replaying event %s as delivery %s\n", d.EventID, d.ID)
+		return nil
+	}
+	return errors.New("unknown webhook command " + sub)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
