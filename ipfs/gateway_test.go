@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -201,8 +200,7 @@ func errorBody(t *testing.T, resp *http.Response, body []byte, status int) strin
 
 func TestGatewayErrors(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	e := openEmbedded(t, dir)
+	e := openEmbedded(t, t.TempDir())
 	srv := gatewayServer(t, e)
 	unknown, _ := ipfs.CID(ctx, []byte("never stored"))
 	stored, err := e.Put(ctx, []byte("stored"))
@@ -227,9 +225,8 @@ func TestGatewayErrors(t *testing.T) {
 	errorBody(t, resp, body, 400)
 
 	// A block that rots on disk is a 500 with no detail, never its bytes.
-	if err := os.WriteFile(blockFile(t, dir, []byte("stored")), []byte("rotted"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	storedCID, _ := cid.Decode(stored)
+	ipfs.SetStoredBlock(t, e, storedCID, []byte("rotted"))
 	for _, q := range []string{"", "?format=raw", "?format=car"} {
 		resp, body := get(t, srv.URL+"/ipfs/"+stored+q)
 		if msg := errorBody(t, resp, body, 500); msg != "internal error" {

@@ -37,7 +37,7 @@ func OpenParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *C
 	// IPFS: the embedded block store, or a Kubo RPC endpoint.
 	switch {
 	case cfg.IPFS == "" || cfg.IPFS == "embedded":
-		e, err := ipfs.OpenEmbedded(filepath.Join(cfg.DataDir, "ipfs"))
+		e, err := ipfs.OpenEmbedded(filepath.Join(cfg.DataDir, "ipfs"), ipfs.WithLogger(logger))
 		if err != nil {
 			return nil, fmt.Errorf("open embedded IPFS: %w", err)
 		}
