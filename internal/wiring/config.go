@@ -59,8 +59,8 @@ type Config struct {
 	EOSTxType          string
 	EOSGasPriceCeiling string
 	Contract           string
-	BatchSize      int
-	BatchWait      time.Duration
+	BatchSize          int
+	BatchWait          time.Duration
 
 	SMTP     string
 	MailFrom string
