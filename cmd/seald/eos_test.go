@@ -145,6 +145,14 @@ func TestEOSOnEOSEVMStandIn(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "ok:") || !strings.Contains(out, chainName) {
 			t.Errorf("exit %d\n%s", code, out)
 		}
+		// The verifier that shares no code with seald (Node and ethers) checks it through the stand-in too.
+		code, doc := fetch(t, trust)
+		if code != 200 {
+			t.Fatalf("trust root: %d", code)
+		}
+		if code, out := independent(t, bundle, "--rpc", eos.URL, "--trust", writeTemp(t, "trust.json", doc)); code != 0 {
+			t.Errorf("the independent verifier through the stand-in: exit %d %s", code, out)
+		}
 		// The POLYGON node does not hold this proof.
 		if out, code := runBinary(t, bin, nil, "proof", "verify", bundle, "--rpc", polygon.URL, "--trust", trust); code != exitInvalid {
 			t.Errorf("against the POLYGON chain: exit %d\n%s", code, out)
