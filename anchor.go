@@ -28,21 +28,34 @@ type Chain struct {
 }
 
 // Name says which chain this is in words, for people: "Polygon PoS (chain 137)", "Polygon Amoy testnet
-// (chain 80002)", "EOS EVM (chain 17777)", and for the embedded chain "development chain (chain 1337), not
-// Polygon". blockchain_network stays POLYGON or EOS as the seed says; this is what a reader is shown beside it.
+// (chain 80002)", "EOS EVM mainnet (17777)", "EOS EVM testnet (15557)", another EOS EVM chain as "EOS EVM
+// (chain id N)", and for the embedded chain "development chain (chain 1337), not Polygon".
+// blockchain_network stays POLYGON or EOS as the seed says; this is what a reader is shown beside it.
 func (c Chain) Name() string {
 	if c.Development {
 		return fmt.Sprintf("seald development chain (chain %s), not %s", c.ChainID, networkWord(c.Network))
 	}
-	known := map[string]string{
-		"137": "Polygon PoS", "80002": "Polygon Amoy testnet", "80001": "Polygon Mumbai testnet",
-		"17777": "EOS EVM", "15557": "EOS EVM testnet",
+	if c.Network == NetworkEOS {
+		switch c.ChainID {
+		case EOSEVMMainnet:
+			return "EOS EVM mainnet (" + c.ChainID + ")"
+		case EOSEVMTestnet:
+			return "EOS EVM testnet (" + c.ChainID + ")"
+		}
+		return fmt.Sprintf("EOS EVM (chain id %s)", c.ChainID)
 	}
+	known := map[string]string{"137": "Polygon PoS", "80002": "Polygon Amoy testnet", "80001": "Polygon Mumbai testnet"}
 	if n, ok := known[c.ChainID]; ok {
 		return fmt.Sprintf("%s (chain %s)", n, c.ChainID)
 	}
 	return fmt.Sprintf("%s-compatible chain %s", networkWord(c.Network), c.ChainID)
 }
+
+// The chain ids of EOS EVM's public networks (decimal, as in Chain.ChainID).
+const (
+	EOSEVMMainnet = "17777"
+	EOSEVMTestnet = "15557"
+)
 
 func networkWord(network string) string {
 	if network == NetworkEOS {

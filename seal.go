@@ -67,7 +67,7 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 		network = c.Project.Network
 	}
 	if _, ok := s.Chains[network]; !ok {
-		return nil, Errorf(EINVALID, "blockchain %s is not enabled on this service", network)
+		return nil, notEnabled(network)
 	}
 	to, err := parseAddresses("to", req.To, true)
 	if err != nil {
@@ -135,7 +135,7 @@ func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record
 	}
 	network := c.Project.Network
 	if _, ok := s.Chains[network]; !ok {
-		return nil, Errorf(EINVALID, "blockchain %s is not enabled on this service", network)
+		return nil, notEnabled(network)
 	}
 	if err := s.admit(ctx); err != nil {
 		return nil, err
@@ -182,4 +182,13 @@ func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record,
 	s.crashPoint(CrashAfterRecordSave)
 	s.wake()
 	return r, nil
+}
+
+// notEnabled refuses a network this service does not anchor on, naming the setting that turns it on, so
+// the caller can tell its operator what is missing.
+func notEnabled(network string) error {
+	if network == NetworkEOS {
+		return Errorf(EINVALID, "blockchain EOS is not enabled on this service: its operator has not set --eos-chain (SEALD_EOS_CHAIN), the EOS EVM endpoint")
+	}
+	return Errorf(EINVALID, "blockchain %s is not enabled on this service", network)
 }

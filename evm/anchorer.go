@@ -48,7 +48,11 @@ type Options struct {
 	// reports as soon as it is included: right for the embedded chain, which makes blocks only on demand.
 	// On Polygon PoS, blocks are final after a milestone (a few seconds); 16 or more guards against reorgs.
 	Confirmations uint64
-	// FeeCeiling caps the max fee per gas (wei) of every transaction; nil means DefaultFeeCeiling.
+	// TxType is the kind of transaction sent; "" is TxAuto (EIP-1559 where the chain has a base fee,
+	// legacy at eth_gasPrice where it has none, as on EOS EVM).
+	TxType TxType
+	// FeeCeiling caps the max fee per gas, or the gas price of a legacy transaction (wei), of every
+	// transaction, replacements included; nil means DefaultFeeCeiling.
 	FeeCeiling *big.Int
 	// TipCap fixes the priority fee per gas (wei) instead of asking the node (eth_maxPriorityFeePerGas).
 	// Polygon PoS refuses tips under its minimum (25 gwei at the time of writing); set it there.
@@ -91,7 +95,7 @@ func NewAnchorer(ctx context.Context, client *ethclient.Client, contract common.
 	if network == "" {
 		return nil, errors.New("evm: network name is empty")
 	}
-	s, err := newSigner(ctx, client, key, opts.TipCap, opts.FeeCeiling)
+	s, err := newSigner(ctx, client, key, opts.TxType, opts.TipCap, opts.FeeCeiling)
 	if err != nil {
 		return nil, err
 	}
@@ -315,21 +319,40 @@ func (a *Anchorer) Send(ctx context.Context, rawTx []byte) error {
 		return nil
 	}
 	msg := strings.ToLower(err.Error())
-	switch {
-	case strings.Contains(msg, "already known"), strings.Contains(msg, "known transaction"):
+	if strings.Contains(msg, "already known") || strings.Contains(msg, "known transaction") {
 		return nil
-	case strings.Contains(msg, "nonce too low"):
-		_, rerr := a.client.TransactionReceipt(ctx, tx.Hash())
-		if rerr == nil {
-			return nil
-		}
-		if !notFound(rerr) {
-			return fmt.Errorf("evm: send %s: %w (and its receipt: %v)", tx.Hash().Hex(), err, rerr)
-		}
-		a.ResetNonce()
-		return seald.Permanent(fmt.Errorf("evm: transaction %s at nonce %d: %w", tx.Hash().Hex(), tx.Nonce(), ErrNonceUsed))
 	}
-	return fmt.Errorf("evm: send %s: %w", tx.Hash().Hex(), err)
+	// Whatever the node's words ("nonce too low"; "replacement transaction underpriced" from a pool that has
+	// not yet seen the block that took the nonce; other nodes' own), a nonce the chain has already passed
+	// was taken: by this transaction, or by another that can never be undone.
+	if !strings.Contains(msg, "nonce too low") {
+		used, nerr := a.nonceUsed(ctx, tx)
+		if nerr != nil || !used {
+			return fmt.Errorf("evm: send %s: %w", tx.Hash().Hex(), err)
+		}
+	}
+	_, rerr := a.client.TransactionReceipt(ctx, tx.Hash())
+	if rerr == nil {
+		return nil
+	}
+	if !notFound(rerr) {
+		return fmt.Errorf("evm: send %s: %w (and its receipt: %v)", tx.Hash().Hex(), err, rerr)
+	}
+	a.ResetNonce()
+	return seald.Permanent(fmt.Errorf("evm: transaction %s at nonce %d: %w", tx.Hash().Hex(), tx.Nonce(), ErrNonceUsed))
+}
+
+// nonceUsed reports whether the chain's latest block has passed tx's nonce for its sender.
+func (a *Anchorer) nonceUsed(ctx context.Context, tx *types.Transaction) (bool, error) {
+	from, err := types.Sender(a.s.signer, tx)
+	if err != nil {
+		return false, err
+	}
+	n, err := a.client.NonceAt(ctx, from, nil)
+	if err != nil {
+		return false, err
+	}
+	return n > tx.Nonce(), nil
 }
 
 // Receipt reports where a transaction was included once Confirmations blocks follow its block, nil while
@@ -356,11 +379,11 @@ func (a *Anchorer) Receipt(ctx context.Context, txHash string) (*seald.Receipt, 
 		if head < r.BlockNumber.Uint64()+a.opts.Confirmations {
 			return nil, nil
 		}
-		h, err := a.client.HeaderByNumber(ctx, r.BlockNumber)
+		canonical, err := blockHash(ctx, a.client, r.BlockNumber)
 		if err != nil {
-			return nil, fmt.Errorf("evm: header %s: %w", r.BlockNumber, err)
+			return nil, fmt.Errorf("evm: block %s: %w", r.BlockNumber, err)
 		}
-		if h.Hash() != r.BlockHash {
+		if canonical != r.BlockHash {
 			return nil, nil
 		}
 	}
@@ -368,6 +391,22 @@ func (a *Anchorer) Receipt(ctx context.Context, txHash string) (*seald.Receipt, 
 		return nil, seald.Permanent(fmt.Errorf("evm: transaction %s reverted in block %s: %s", txHash, r.BlockNumber, a.reason(ctx, hash, r)))
 	}
 	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex(), GasUsed: r.GasUsed}, nil
+}
+
+// blockHash returns the hash the node gives its canonical block at number. It is read, not computed from
+// the decoded header: a chain whose headers differ from Ethereum's (EOS EVM answers no base fee) would hash
+// differently here than on the node, and a transaction would never count as confirmed.
+func blockHash(ctx context.Context, client *ethclient.Client, number *big.Int) (common.Hash, error) {
+	var b *struct {
+		Hash common.Hash `json:"hash"`
+	}
+	if err := client.Client().CallContext(ctx, &b, "eth_getBlockByNumber", hexutil.EncodeBig(number), false); err != nil {
+		return common.Hash{}, err
+	}
+	if b == nil {
+		return common.Hash{}, ethereum.NotFound
+	}
+	return b.Hash, nil
 }
 
 // reason replays a reverted transaction's call on the state before its block to recover the revert

@@ -316,7 +316,7 @@ func decodeProof(t testing.TB, path []string) [][32]byte {
 func sendTx(t *testing.T, e *Embedded, key *ecdsa.PrivateKey, data []byte, wantOK bool) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := newSigner(ctx, e.Client(), key, nil, nil)
+	s, err := newSigner(ctx, e.Client(), key, TxAuto, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"fmt"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -29,11 +30,15 @@ type DeployOptions struct {
 	// (measured: 2,297 against 276 in batches of 256, 2,097 against 69 in batches of 1,024; sealbench prints
 	// both).
 	PerTokenTransfers bool
+	// TxType and FeeCeiling price the deployment transaction as Options price the Anchorer's; they are not
+	// kept by the contract.
+	TxType     TxType
+	FeeCeiling *big.Int
 }
 
 // DeployWith is Deploy with options.
 func DeployWith(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, o DeployOptions) (common.Address, error) {
-	s, err := newSigner(ctx, client, key, nil, nil)
+	s, err := newSigner(ctx, client, key, o.TxType, nil, o.FeeCeiling)
 	if err != nil {
 		return common.Address{}, err
 	}

@@ -17,18 +17,46 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 )
 
-// DefaultFeeCeiling is the highest max fee per gas seald signs unless told otherwise: 1,000 gwei, several
-// times Polygon PoS's usual base fee, so a fee spike delays a batch instead of draining the key.
+// DefaultFeeCeiling is the highest max fee per gas (or gas price, for a legacy transaction) seald signs
+// unless told otherwise: 1,000 gwei, several times Polygon PoS's usual base fee and EOS EVM's governed gas
+// price, so a fee spike delays a batch instead of draining the key.
 var DefaultFeeCeiling = big.NewInt(1000 * params.GWei)
+
+// TxType is the kind of transaction a network's signer sends.
+type TxType string
+
+const (
+	// TxAuto sends EIP-1559 (type 2) transactions when the chain's latest block has a base fee, and legacy
+	// transactions priced by the node's eth_gasPrice when it has none, as on EOS EVM, whose gas price is set
+	// by governance. It is decided again for each transaction, so a chain that gains a base fee is followed.
+	TxAuto TxType = "auto"
+	// TxLegacy always sends legacy (type 0, EIP-155) transactions at the node's eth_gasPrice.
+	TxLegacy TxType = "legacy"
+	// TxDynamic always sends EIP-1559 transactions; a chain without a base fee is an error.
+	TxDynamic TxType = "dynamic"
+)
+
+// ParseTxType reads a transaction type as operators write it; "" is TxAuto.
+func ParseTxType(s string) (TxType, error) {
+	switch t := TxType(strings.ToLower(strings.TrimSpace(s))); t {
+	case "", TxAuto:
+		return TxAuto, nil
+	case TxLegacy, TxDynamic:
+		return t, nil
+	}
+	return "", fmt.Errorf("transaction type %q: want auto, legacy or dynamic", s)
+}
 
 // ErrFeeCeiling is returned when a stuck transaction cannot be replaced because its bumped fees would pass
 // the ceiling: the caller keeps waiting for the old one, or an operator raises the ceiling.
 var ErrFeeCeiling = errors.New("fee ceiling reached")
 
-// fees are the EIP-1559 fee caps of one transaction.
+// fees are the fee caps of one transaction. A legacy transaction's gas price is both its tip and its fee
+// cap, which is how nodes compare it with the transaction it replaces.
 type fees struct {
 	tip    *big.Int // max priority fee per gas
 	feeCap *big.Int // max fee per gas
+	legacy bool     // a legacy transaction at gas price feeCap (= tip)
 }
 
 // bump raises x by an eighth plus one wei: more than the 10% nodes demand of a replacement, also for the
@@ -63,11 +91,12 @@ type signer struct {
 	from    common.Address
 	chainID *big.Int
 	signer  types.Signer
+	txType  TxType
 	tipCap  *big.Int // fixed priority fee, or nil to ask the node
-	ceiling *big.Int // highest max fee per gas
+	ceiling *big.Int // highest max fee per gas, or gas price
 }
 
-func newSigner(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, tipCap, ceiling *big.Int) (*signer, error) {
+func newSigner(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, txType TxType, tipCap, ceiling *big.Int) (*signer, error) {
 	if key == nil {
 		return nil, errors.New("evm: no private key")
 	}
@@ -78,35 +107,55 @@ func newSigner(ctx context.Context, client *ethclient.Client, key *ecdsa.Private
 	if ceiling == nil {
 		ceiling = DefaultFeeCeiling
 	}
+	if txType == "" {
+		txType = TxAuto
+	}
 	return &signer{
 		client:  client,
 		key:     key,
 		from:    crypto.PubkeyToAddress(key.PublicKey),
 		chainID: id,
 		signer:  types.LatestSignerForChainID(id),
+		txType:  txType,
 		tipCap:  tipCap,
 		ceiling: ceiling,
 	}, nil
 }
 
-// price returns the fees for a transaction sent now: the priority fee the node suggests (or the fixed one)
-// plus twice the latest base fee, which keeps the transaction includable through six full blocks of base
-// fee rises; then raised once per attempt, and above prev when replacing, and capped by the ceiling.
+// price returns the fees for a transaction sent now, then raised once per attempt, and above prev when
+// replacing, and capped by the ceiling. An EIP-1559 transaction takes the priority fee the node suggests (or
+// the fixed one) plus twice the latest base fee, which keeps it includable through six full blocks of base
+// fee rises; a legacy one takes the node's gas price (eth_gasPrice), which on EOS EVM is the governed price.
 func (s *signer) price(ctx context.Context, attempt int, prev *fees) (fees, error) {
-	head, err := s.client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return fees{}, fmt.Errorf("latest header: %w", err)
-	}
-	if head.BaseFee == nil {
-		return fees{}, errors.New("the chain has no EIP-1559 base fee")
-	}
-	tip := s.tipCap
-	if tip == nil {
-		if tip, err = s.client.SuggestGasTipCap(ctx); err != nil {
-			return fees{}, fmt.Errorf("suggested priority fee: %w", err)
+	var f fees
+	legacy := s.txType == TxLegacy
+	if !legacy {
+		head, err := s.client.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return fees{}, fmt.Errorf("latest header: %w", err)
+		}
+		switch {
+		case head.BaseFee != nil:
+			tip := s.tipCap
+			if tip == nil {
+				if tip, err = s.client.SuggestGasTipCap(ctx); err != nil {
+					return fees{}, fmt.Errorf("suggested priority fee: %w", err)
+				}
+			}
+			f = fees{tip: new(big.Int).Set(tip), feeCap: new(big.Int).Add(new(big.Int).Lsh(head.BaseFee, 1), tip)}
+		case s.txType == TxDynamic:
+			return fees{}, errors.New("the chain has no EIP-1559 base fee: use the transaction type auto or legacy")
+		default:
+			legacy = true
 		}
 	}
-	f := fees{tip: new(big.Int).Set(tip), feeCap: new(big.Int).Add(new(big.Int).Lsh(head.BaseFee, 1), tip)}
+	if legacy {
+		gp, err := s.client.SuggestGasPrice(ctx)
+		if err != nil {
+			return fees{}, fmt.Errorf("gas price: %w", err)
+		}
+		f = fees{tip: gp, feeCap: new(big.Int).Set(gp), legacy: true}
+	}
 	for range attempt {
 		f.tip, f.feeCap = bump(f.tip), bump(f.feeCap)
 	}
@@ -114,21 +163,33 @@ func (s *signer) price(ctx context.Context, attempt int, prev *fees) (fees, erro
 		f.tip = maxBig(f.tip, bump(prev.tip))
 		f.feeCap = maxBig(f.feeCap, bump(prev.feeCap))
 	}
+	if f.legacy {
+		// One price, the higher of the two: a node compares it with both caps of the transaction it replaces.
+		f.feeCap = maxBig(f.feeCap, f.tip)
+	}
 	if f.feeCap.Cmp(s.ceiling) > 0 {
 		f.feeCap = new(big.Int).Set(s.ceiling)
 	}
-	if f.tip.Cmp(f.feeCap) > 0 {
+	if f.tip.Cmp(f.feeCap) > 0 || f.legacy {
 		f.tip = new(big.Int).Set(f.feeCap)
 	}
 	if prev != nil && !replaces(f, *prev) {
-		return fees{}, fmt.Errorf("%w: cannot raise max fee %s wei by 10%% under the ceiling of %s wei",
-			ErrFeeCeiling, prev.feeCap, s.ceiling)
+		what := "max fee"
+		if f.legacy {
+			what = "gas price"
+		}
+		return fees{}, fmt.Errorf("%w: cannot raise %s %s wei by 10%% under the ceiling of %s wei",
+			ErrFeeCeiling, what, prev.feeCap, s.ceiling)
 	}
 	return f, nil
 }
 
-// sign builds and signs an EIP-1559 transaction.
+// sign builds and signs an EIP-1559 transaction, or a legacy one (EIP-155, bound to the chain id) when f
+// says so.
 func (s *signer) sign(nonce uint64, to *common.Address, data []byte, gas uint64, f fees) (*types.Transaction, error) {
+	if f.legacy {
+		return types.SignNewTx(s.key, s.signer, &types.LegacyTx{Nonce: nonce, GasPrice: f.feeCap, Gas: gas, To: to, Data: data})
+	}
 	return types.SignNewTx(s.key, s.signer, &types.DynamicFeeTx{
 		ChainID:   s.chainID,
 		Nonce:     nonce,

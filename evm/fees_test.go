@@ -65,7 +65,7 @@ func TestReplacementFees(t *testing.T) {
 		if tx.Nonce() != b0.Nonce || b.Root != b0.Root {
 			t.Fatalf("replacement at nonce %d with root %s", tx.Nonce(), b.Root)
 		}
-		if !replaces(fees{tx.GasTipCap(), tx.GasFeeCap()}, fees{prev.GasTipCap(), prev.GasFeeCap()}) {
+		if !replaces(fees{tip: tx.GasTipCap(), feeCap: tx.GasFeeCap()}, fees{tip: prev.GasTipCap(), feeCap: prev.GasFeeCap()}) {
 			t.Fatalf("attempt %d: fees %s/%s do not beat %s/%s by 10%%", attempt, tx.GasTipCap(), tx.GasFeeCap(), prev.GasTipCap(), prev.GasFeeCap())
 		}
 		prev = tx

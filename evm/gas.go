@@ -110,7 +110,7 @@ func MeasureGasPerToken(ctx context.Context, sizes []int) (map[int]float64, erro
 // measurePlainMint deploys PlainERC721, mints a first token to warm the holder's balance, and returns the
 // gas of the second mint.
 func measurePlainMint(ctx context.Context, e *Embedded) (uint64, error) {
-	s, err := newSigner(ctx, e.Client(), e.Key(), nil, nil)
+	s, err := newSigner(ctx, e.Client(), e.Key(), TxAuto, nil, nil)
 	if err != nil {
 		return 0, err
 	}

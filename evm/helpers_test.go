@@ -143,7 +143,7 @@ func fundedKey(t testing.TB, e *Embedded) *ecdsa.PrivateKey {
 		t.Fatal(err)
 	}
 	to := crypto.PubkeyToAddress(key.PublicKey)
-	s, err := newSigner(ctx, e.Client(), e.Key(), nil, nil)
+	s, err := newSigner(ctx, e.Client(), e.Key(), TxAuto, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

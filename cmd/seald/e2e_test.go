@@ -366,7 +366,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		// This serve has no EOS network: the EOS operation refuses in its envelope.
 		r := in.post("/svc-data/data/authentication/ipfs/sm-eos/email", map[string]any{"data": map[string]any{"x": 1}, "to": "a@example.com"})
-		if r.Status != 400 || !strings.Contains(str(r.Body, "error"), "EOS") {
+		if r.Status != 400 || !strings.Contains(str(r.Body, "error"), "EOS") || !strings.Contains(str(r.Body, "error"), "--eos-chain") {
 			t.Errorf("EOS without an EOS chain: %d %s", r.Status, r.Raw)
 		}
 	})

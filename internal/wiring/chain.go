@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -25,6 +27,15 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 	case "", "consecutive", "per-token":
 	default:
 		return fmt.Errorf("--contract-transfer-events must be consecutive or per-token, not %q", cfg.TransferEvents)
+	}
+	// Both networks' settings are checked whether or not they are used, so a typo shows at once.
+	polygonNet, err := polygonNetwork(cfg)
+	if err != nil {
+		return err
+	}
+	eosNet, err := eosNetwork(cfg)
+	if err != nil {
+		return err
 	}
 	var polygon *evm.Anchorer
 	if cfg.Chain == "" || cfg.Chain == "embedded" {
@@ -47,7 +58,7 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 			"their proofs show nothing beyond this machine; give --chain the RPC URL of a Polygon (or Amoy) node to anchor for real",
 			"chain", polygon.Chain().Name())
 	} else {
-		a, err := dialChain(ctx, cfg, seald.NetworkPolygon, cfg.Chain, cfg.ChainKeyFile, cfg.Contract)
+		a, err := dialChain(ctx, cfg, polygonNet)
 		if err != nil {
 			return err
 		}
@@ -60,12 +71,74 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 	closers.Add("polygon anchorer", func() error { polygon.Close(); return nil })
 	p.add(polygon, cfg.ExplorerURL)
 	if cfg.EOSChain != "" {
-		a, err := dialChain(ctx, cfg, seald.NetworkEOS, cfg.EOSChain, cfg.EOSKeyFile, cfg.EOSContract)
+		a, err := dialChain(ctx, cfg, eosNet)
 		if err != nil {
 			return err
 		}
 		closers.Add("eos anchorer", func() error { a.Close(); return nil })
 		p.add(a, cfg.EOSExplorerURL)
+		logger.Info("anchoring", "network", seald.NetworkEOS, "chain", a.Chain().Name(), "contract", a.Chain().Contract,
+			"signer", a.Address().Hex(), "tx_type", string(eosNet.txType), "confirmations", eosNet.confirmations)
+	}
+	return nil
+}
+
+// network is one RPC network's settings, with the flags they came from for messages.
+type network struct {
+	name, flag    string // POLYGON, --chain
+	url, keyFile  string
+	contract      string
+	chainID       uint64 // the chain id the node must serve; 0: any
+	chainIDFlag   string
+	txType        evm.TxType
+	ceiling       *big.Int
+	confirmations uint64
+}
+
+func polygonNetwork(cfg *Config) (network, error) {
+	n := network{name: seald.NetworkPolygon, flag: "--chain", url: cfg.Chain, keyFile: cfg.ChainKeyFile, contract: cfg.Contract,
+		confirmations: cfg.Confirmations}
+	return n, n.fees(cfg.TxType, "--tx-type", cfg.GasPriceCeiling, "--gas-price-ceiling")
+}
+
+func eosNetwork(cfg *Config) (network, error) {
+	n := network{name: seald.NetworkEOS, flag: "--eos-chain", url: cfg.EOSChain, keyFile: cfg.EOSKeyFile, contract: cfg.EOSContract,
+		chainID: cfg.EOSChainID, chainIDFlag: "--eos-chain-id", confirmations: cfg.EOSConfirmations.Or(cfg.Confirmations)}
+	return n, n.fees(cfg.EOSTxType, "--eos-tx-type", cfg.EOSGasPriceCeiling, "--eos-gas-price-ceiling")
+}
+
+func (n *network) fees(txType, typeFlag, ceiling, ceilingFlag string) error {
+	t, err := evm.ParseTxType(txType)
+	if err != nil {
+		return fmt.Errorf("%s: %v", typeFlag, err)
+	}
+	n.txType = t
+	if strings.TrimSpace(ceiling) == "" {
+		return nil // evm.DefaultFeeCeiling
+	}
+	if n.ceiling, err = ParseGwei(ceiling); err != nil {
+		return fmt.Errorf("%s: %v", ceilingFlag, err)
+	}
+	return nil
+}
+
+// probe checks that the URL is an EVM JSON-RPC endpoint serving the configured chain id, before any key
+// is used or contract deployed there.
+func (n network) probe(ctx context.Context) error {
+	client, err := ethclient.DialContext(ctx, n.url)
+	if err != nil {
+		return fmt.Errorf("%s is not an EVM JSON-RPC endpoint: %v", n.flag, err)
+	}
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	id, err := client.ChainID(ctx)
+	if err != nil {
+		return fmt.Errorf("%s is not an EVM JSON-RPC endpoint: eth_chainId failed: %v", n.flag, err)
+	}
+	if n.chainID != 0 && (!id.IsUint64() || id.Uint64() != n.chainID) {
+		return fmt.Errorf("%s serves chain id %s, not the %d of %s (EOS EVM mainnet is 17777, its testnet 15557)",
+			n.flag, id, n.chainID, n.chainIDFlag)
 	}
 	return nil
 }
@@ -83,19 +156,19 @@ func (p *Parts) add(a *evm.Anchorer, explorer string) {
 
 // dialChain connects to a network's node over RPC. Without a contract address it uses the one deployed by
 // an earlier start (kept in the data dir), or deploys the SealRegistry and keeps its address.
-func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract string) (*evm.Anchorer, error) {
-	flagName := "--chain"
-	if network == seald.NetworkEOS {
-		flagName = "--eos-chain"
+func dialChain(ctx context.Context, cfg *Config, n network) (*evm.Anchorer, error) {
+	if n.keyFile == "" {
+		return nil, fmt.Errorf("%s %s needs a signer key file (%s-key-file)", n.flag, n.url, n.flag)
 	}
-	if keyFile == "" {
-		return nil, fmt.Errorf("%s %s needs a signer key file (%s-key-file)", flagName, url, flagName)
-	}
-	key, err := evm.LoadKeyFile(keyFile)
+	key, err := evm.LoadKeyFile(n.keyFile)
 	if err != nil {
 		return nil, err
 	}
-	saved := filepath.Join(cfg.DataDir, "contract-"+strings.ToLower(network)+".json")
+	if err := n.probe(ctx); err != nil {
+		return nil, err
+	}
+	saved := filepath.Join(cfg.DataDir, "contract-"+strings.ToLower(n.name)+".json")
+	contract := n.contract
 	if contract == "" {
 		var rec struct{ Address, RPC string }
 		if b, err := os.ReadFile(saved); err == nil && json.Unmarshal(b, &rec) == nil && rec.Address != "" {
@@ -105,24 +178,27 @@ func dialChain(ctx context.Context, cfg *Config, network, url, keyFile, contract
 		}
 	}
 	if contract == "" {
-		client, err := ethclient.DialContext(ctx, url)
+		client, err := ethclient.DialContext(ctx, n.url)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", flagName, err)
+			return nil, fmt.Errorf("%s: %w", n.flag, err)
 		}
-		addr, err := evm.DeployWith(ctx, client, key, deployOptions(cfg, network))
+		o := deployOptions(cfg, n.name)
+		o.TxType, o.FeeCeiling = n.txType, n.ceiling
+		addr, err := evm.DeployWith(ctx, client, key, o)
 		client.Close()
 		if err != nil {
-			return nil, fmt.Errorf("deploy SealRegistry on %s: %w", network, err)
+			return nil, fmt.Errorf("deploy SealRegistry on %s: %w", n.name, err)
 		}
 		contract = addr.Hex()
-		if err := WritePrivateJSON(saved, map[string]string{"address": contract, "rpc": url}); err != nil {
+		if err := WritePrivateJSON(saved, map[string]string{"address": contract, "rpc": n.url}); err != nil {
 			return nil, err
 		}
 	}
 	if !common.IsHexAddress(contract) {
-		return nil, fmt.Errorf("contract address %q of %s is not an address", contract, network)
+		return nil, fmt.Errorf("contract address %q of %s is not an address", contract, n.name)
 	}
-	return evm.DialAnchorer(ctx, url, common.HexToAddress(contract), key, network, evm.Options{Confirmations: cfg.Confirmations, AnchorGasLimit: cfg.AnchorGasLimit})
+	return evm.DialAnchorer(ctx, n.url, common.HexToAddress(contract), key, n.name, evm.Options{Confirmations: n.confirmations,
+		AnchorGasLimit: cfg.AnchorGasLimit, TxType: n.txType, FeeCeiling: n.ceiling})
 }
 
 // deployOptions are the settings of a contract seald deploys: the tokenURI prefix is the service's token

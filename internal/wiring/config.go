@@ -3,9 +3,11 @@ package wiring
 import (
 	"flag"
 	"fmt"
+	"math/big"
 	"net/netip"
 	"path/filepath"
 	"seald/secret"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +41,10 @@ type Config struct {
 	ChainKeyFile  string
 	ChainRPCAddr  string
 	Confirmations uint64
+	// TxType and GasPriceCeiling price POLYGON's transactions on a --chain URL: auto, legacy or dynamic,
+	// and the highest max fee per gas or gas price, in gwei.
+	TxType          string
+	GasPriceCeiling string
 	// AnchorGasLimit fixes the gas limit of anchor transactions (0: estimated).
 	AnchorGasLimit uint64
 	// TransferEvents is how a contract seald deploys announces minted tokens: consecutive or per-token.
@@ -46,9 +52,15 @@ type Config struct {
 	EOSChain       string
 	EOSKeyFile     string
 	EOSContract    string
-	Contract       string
-	BatchSize      int
-	BatchWait      time.Duration
+	// EOSChainID is the chain id --eos-chain must serve: 17777 (EOS EVM mainnet) unless told otherwise.
+	EOSChainID uint64
+	// EOSConfirmations are EOS's confirmations; not set, EOS takes --confirmations.
+	EOSConfirmations   OptionalUint
+	EOSTxType          string
+	EOSGasPriceCeiling string
+	Contract           string
+	BatchSize          int
+	BatchWait          time.Duration
 
 	SMTP     string
 	MailFrom string
@@ -101,12 +113,18 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.ChainKeyFile, "chain-key-file", "", "hex private key file of the signer (with --chain URL)")
 	fs.StringVar(&cfg.Contract, "contract", "", "SealRegistry address on the --chain network (deployed when empty)")
 	fs.StringVar(&cfg.ChainRPCAddr, "chain-rpc-addr", "127.0.0.1:8545", "where the embedded chain serves JSON-RPC (empty: off)")
-	fs.Uint64Var(&cfg.Confirmations, "confirmations", 0, "blocks after inclusion before a batch counts as anchored")
+	fs.Uint64Var(&cfg.Confirmations, "confirmations", 0, "blocks after inclusion before a POLYGON batch counts as anchored")
+	fs.StringVar(&cfg.TxType, "tx-type", "auto", "POLYGON transactions on a --chain URL: auto (EIP-1559 when the chain has a base fee, else legacy at eth_gasPrice), legacy or dynamic")
+	fs.StringVar(&cfg.GasPriceCeiling, "gas-price-ceiling", "1000", "highest max fee per gas (or legacy gas price) of POLYGON transactions, replacements included, in gwei")
 	fs.StringVar(&cfg.TransferEvents, "contract-transfer-events", "consecutive", "for a contract seald deploys: consecutive (one ERC-2309 event per batch) or per-token (one ERC-721 Transfer per token, for indexers that ignore ERC-2309)")
 	fs.Uint64Var(&cfg.AnchorGasLimit, "anchor-gas-limit", 0, "fixed gas limit of every anchoring transaction (0: estimate each; for nodes whose estimates cannot be trusted)")
 	fs.StringVar(&cfg.EOSChain, "eos-chain", "", "JSON-RPC URL of the EOS EVM node (empty: EOS off)")
 	fs.StringVar(&cfg.EOSKeyFile, "eos-key-file", "", "hex private key file of the EOS EVM signer")
 	fs.StringVar(&cfg.EOSContract, "eos-contract", "", "SealRegistry address on EOS EVM (deployed when empty)")
+	fs.Uint64Var(&cfg.EOSChainID, "eos-chain-id", 17777, "chain id --eos-chain must serve: 17777 EOS EVM mainnet, 15557 EOS EVM testnet")
+	fs.Var(&cfg.EOSConfirmations, "eos-confirmations", "blocks after inclusion before an EOS batch counts as anchored (default: --confirmations)")
+	fs.StringVar(&cfg.EOSTxType, "eos-tx-type", "auto", "EOS transactions: auto (legacy at eth_gasPrice while EOS EVM has no base fee), legacy or dynamic")
+	fs.StringVar(&cfg.EOSGasPriceCeiling, "eos-gas-price-ceiling", "1000", "highest gas price (or max fee per gas) of EOS transactions, replacements included, in gwei")
 	fs.StringVar(&cfg.ExplorerURL, "explorer-url", "", "block explorer of POLYGON for the verification page (https://polygonscan.com; empty: no links)")
 	fs.StringVar(&cfg.EOSExplorerURL, "eos-explorer-url", "", "block explorer of EOS EVM for the verification page (empty: no links)")
 	fs.IntVar(&cfg.BatchSize, "batch-size", 1024, "records per anchoring batch at most")
@@ -216,4 +234,51 @@ func (c *Config) DatabaseSpec() string {
 		return c.Database
 	}
 	return filepath.Join(c.DataDir, "seald.db")
+}
+
+// OptionalUint is a number flag that tells "not given" from any value.
+type OptionalUint struct {
+	Value uint64
+	Given bool
+}
+
+func (o *OptionalUint) String() string {
+	if o == nil || !o.Given {
+		return ""
+	}
+	return strconv.FormatUint(o.Value, 10)
+}
+
+func (o *OptionalUint) Set(v string) error {
+	if v == "" {
+		*o = OptionalUint{}
+		return nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a whole number", v)
+	}
+	*o = OptionalUint{Value: n, Given: true}
+	return nil
+}
+
+// Or is the value when set, else def.
+func (o OptionalUint) Or(def uint64) uint64 {
+	if o.Given {
+		return o.Value
+	}
+	return def
+}
+
+// ParseGwei reads an amount of gwei ("150", "0.5") as wei; it must be a positive whole number of wei.
+func ParseGwei(s string) (*big.Int, error) {
+	r, ok := new(big.Rat).SetString(strings.TrimSpace(s))
+	if !ok {
+		return nil, fmt.Errorf("%q is not a number of gwei", s)
+	}
+	r.Mul(r, new(big.Rat).SetInt64(1_000_000_000))
+	if !r.IsInt() || r.Sign() <= 0 {
+		return nil, fmt.Errorf("%q gwei is not a positive whole number of wei", s)
+	}
+	return new(big.Int).Set(r.Num()), nil
 }

@@ -30,3 +30,41 @@ func TestEmptyVariableMeansEmpty(t *testing.T) {
 		t.Error("Value does not read an empty or missing variable as empty")
 	}
 }
+
+func TestParseGwei(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+	}{{"150", "150000000000"}, {"0.5", "500000000"}, {"1000", "1000000000000"}, {"0.000000001", "1"}} {
+		got, err := ParseGwei(c.in)
+		if err != nil || got.String() != c.want {
+			t.Errorf("ParseGwei(%q) = %v, %v; want %s wei", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"", "abc", "0", "-1", "0.0000000001", "1e"} {
+		if got, err := ParseGwei(bad); err == nil {
+			t.Errorf("ParseGwei(%q) = %s, want an error", bad, got)
+		}
+	}
+}
+
+// --eos-confirmations falls back to --confirmations only when it is not given, by flag or variable.
+func TestEOSConfirmations(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		want uint64
+	}{
+		{[]string{"--confirmations", "16"}, nil, 16},
+		{[]string{"--confirmations", "16", "--eos-confirmations", "0"}, nil, 0},
+		{[]string{"--confirmations", "16"}, map[string]string{"SEALD_EOS_CONFIRMATIONS": "3"}, 3},
+	} {
+		var cfg Config
+		getenv := Environ(func(k string) (string, bool) { v, ok := c.env[k]; return v, ok })
+		if err := Parse(FlagSet("serve", &cfg, true), c.args, getenv); err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.EOSConfirmations.Or(cfg.Confirmations); got != c.want {
+			t.Errorf("%v %v: EOS confirmations %d, want %d", c.args, c.env, got, c.want)
+		}
+	}
+}
