@@ -200,12 +200,15 @@ func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Rec
 }
 
 // backlogCache keeps the number of records waiting in the pipeline for a second, so that intake reads it
-// once a second rather than once a request.
+// once a second rather than once a request. One request refreshes it while the others go on with the
+// previous count: the count is a query over the waiting records, and holding every request behind it each
+// second stalled intake for as long as it ran.
 type backlogCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	n    int
-	last error
+	mu         sync.Mutex
+	at         time.Time
+	n          int
+	last       error
+	refreshing bool
 }
 
 // admit refuses a new record while the backlog is at MaxBacklog or above. A store that cannot count lets the
@@ -216,19 +219,28 @@ func (s *Service) admit(ctx context.Context) error {
 	}
 	b := &s.backlog
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if now := time.Now(); now.Sub(b.at) >= time.Second {
-		b.at = now
-		waiting, err := s.Store.CountWaiting(ctx)
-		if b.last = err; err == nil {
-			b.n = 0
-			for _, w := range waiting {
-				b.n += w.Count
-			}
-		}
+	refresh := !b.refreshing && time.Since(b.at) >= time.Second
+	if refresh {
+		b.refreshing = true
 	}
-	if b.last == nil && b.n >= s.MaxBacklog {
-		return Errorf(EOVERLOADED, "%d records are waiting in the pipeline (the limit is %d): the record was not accepted; send it again later", b.n, s.MaxBacklog)
+	n, last := b.n, b.last
+	b.mu.Unlock()
+	if refresh {
+		waiting, err := s.Store.CountWaiting(ctx)
+		count := 0
+		for _, w := range waiting {
+			count += w.Count
+		}
+		b.mu.Lock()
+		b.at, b.refreshing, b.last = time.Now(), false, err
+		if err == nil {
+			b.n = count
+		}
+		n, last = b.n, b.last
+		b.mu.Unlock()
+	}
+	if last == nil && n >= s.MaxBacklog {
+		return Errorf(EOVERLOADED, "%d records are waiting in the pipeline (the limit is %d): the record was not accepted; send it again later", n, s.MaxBacklog)
 	}
 	return nil
 }
