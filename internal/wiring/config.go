@@ -59,7 +59,7 @@ type Config struct {
 	JobLease   time.Duration
 	// RetentionEvery is how often serve looks for records past their project's retention.
 	RetentionEvery time.Duration
-	Metrics    string
+	Metrics        string
 	// AuthCacheTTL is seald.Service.CacheTTL: how long an instance trusts a key pair, business or project
 	// it has read.
 	AuthCacheTTL time.Duration
