@@ -13,4 +13,8 @@ type BlobStore interface {
 	// Get returns the whole file behind cid, every block checked against its hash. An unknown CID is an
 	// *Error with code ENOTFOUND; a block that fails its hash check is an error, never data.
 	Get(ctx context.Context, cid string) ([]byte, error)
+	// Delete stops keeping the file behind cid: the embedded store drops its pin and every block of it no
+	// other pinned file uses, Kubo unpins it (its garbage collector frees the blocks). Deleting a CID that
+	// is not stored does nothing and is no error, so an erasure can be run again after a crash.
+	Delete(ctx context.Context, cid string) error
 }

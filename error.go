@@ -14,6 +14,7 @@ const (
 	EUNAUTHORIZED = "unauthorized" // missing, unknown or mismatched credentials (401)
 	ENOTFOUND     = "not_found"    // nothing visible to the caller under that identifier (404)
 	ECONFLICT     = "conflict"     // the change is not allowed from the current state (409)
+	EGONE         = "gone"         // it existed and was removed for good (an erased record's data) (410)
 	ETOOLARGE     = "too_large"    // a body or value over its limit (413)
 	EUNSUPPORTED  = "unsupported"  // an unsupported media type (415)
 	ERATELIMIT    = "rate_limited" // over the caller's rate limit (429)

@@ -30,4 +30,6 @@ const (
 	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
 	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
 	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
+	CrashAfterEraseSave  = "after-erase-save"  // Service: an erasure and its job are committed, the copy not deleted
+	CrashAfterBlobDelete = "after-blob-delete" // the erased record's copy is deleted, its job not completed
 )

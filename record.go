@@ -92,6 +92,12 @@ type Record struct {
 	HasPassword  bool
 	Downloadable bool
 	PasswordHash string // an encoded scrypt hash; empty without a password
+	// DataKey is the record's data key wrapped by the master key (secret.Keys.SealDetached), kept here and
+	// not in the envelope on IPFS, so that erasing it makes every copy of the envelope undecryptable. Empty
+	// for records sealed before issue 19 (their key is inside the envelope) and once erased.
+	DataKey string
+	// ErasedAt is when the record's data was erased (Service.Erase); zero while it is kept.
+	ErasedAt time.Time
 
 	Mail      *MailRequest // nil when no e-mail is sent
 	MessageID string       // the Message-ID of the sent notification
@@ -123,6 +129,18 @@ type StatusChange struct {
 	Actor     string // the key id or "cli"
 	Reason    string
 	At        time.Time
+	// Action is what the entry records: ActionStatus (From to To) or ActionErase (the data was erased;
+	// From and To are both the status it kept).
+	Action string
 	// Event, when set, is the webhook event of the change, saved in the same transaction (not read back).
 	Event *Event
 }
+
+// Audit trail actions.
+const (
+	ActionStatus = "status"
+	ActionErase  = "erase"
+)
+
+// Erased reports whether the record's data has been erased.
+func (r *Record) Erased() bool { return !r.ErasedAt.IsZero() }

@@ -172,10 +172,11 @@ func (s *Service) newRecord(c *Caller, prefix, pipeline, network, hash string) *
 // the pipeline. The payload is the envelope the store step puts into IPFS, sealed here: no plaintext is
 // written to the database, where deleted rows linger in free pages, the WAL and every backup.
 func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record, error) {
-	env, err := s.Secrets.SealEnvelope(r.Reference, canon)
+	env, key, err := s.Secrets.SealDetached(r.Reference, canon)
 	if err != nil {
 		return nil, err
 	}
+	r.DataKey = key
 	if err := s.Store.CreateRecord(ctx, r, env, &Job{Kind: JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
 		return nil, err
 	}

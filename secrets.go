@@ -27,6 +27,12 @@ type KeyWrapper interface {
 type EnvelopeSealer interface {
 	SealEnvelope(reference string, canonical []byte) ([]byte, error)
 	OpenEnvelope(reference string, envelope []byte) ([]byte, error)
+	// SealDetached seals with the data key kept apart: key is the data key wrapped by the master key, for
+	// the database (Record.DataKey); nothing in the envelope opens it, so erasing key makes every copy of
+	// the envelope undecryptable.
+	SealDetached(reference string, canonical []byte) (envelope []byte, key string, err error)
+	// OpenDetached opens an envelope of SealDetached with its key; an empty key opens one of SealEnvelope.
+	OpenDetached(reference, key string, envelope []byte) ([]byte, error)
 }
 
 // OVICodec makes and reads encrypted references (encrypted_ovi). DecryptOVI answers EINVALID for anything

@@ -48,6 +48,8 @@ type Service struct {
 	CheckWebhookTarget WebhookTargetCheck
 	// WakeWebhooks, when set, is called after a delivery is queued by a replay.
 	WakeWebhooks func()
+	// ErasureLog, when set, records every erasure outside the database (see ErasureLog).
+	ErasureLog ErasureLog
 
 	cache tenantCache
 }

@@ -12,6 +12,7 @@ const (
 	JobNotify = "notify" // send the e-mail
 	JobFinish = "finish" // sign the proof digest, mark COMPLETED (notify does it itself when it can)
 	JobRevoke = "revoke" // record a revocation on the chain; the kind is "revoke:" + network (RevokeJob)
+	JobErase  = "erase"  // delete an erased record's stored copy from IPFS
 )
 
 // RevokeJob is the kind of the revocation jobs of a network. They are run by that network's anchor leader,
@@ -102,6 +103,9 @@ type Tenants interface {
 	UpdateBusiness(ctx context.Context, b *Business) error
 	// UpdateProject saves a project's name, description and logo; ENOTFOUND for an unknown project.
 	UpdateProject(ctx context.Context, p *Project) error
+	// SetProjectRetention saves how long a project's stored copies are kept (0: for ever); ENOTFOUND for an
+	// unknown project.
+	SetProjectRetention(ctx context.Context, projectID string, retain time.Duration) error
 	// SetProjectRate saves a project's own request rate per API key; ENOTFOUND for an unknown project.
 	SetProjectRate(ctx context.Context, projectID string, perSecond float64, burst int) error
 	// CountBusinesses is used at first start to create the default tenant.
@@ -133,6 +137,14 @@ type Records interface {
 	// set) and inserts jobs, in one transaction; ECONFLICT if the record's status is no longer from.
 	ChangeStatus(ctx context.Context, c *StatusChange, from Status, jobs ...*Job) error
 	AuditTrail(ctx context.Context, reference string) ([]*StatusChange, error)
+	// EraseRecord erases a record's data in one transaction: sets its erased_at to c.At, clears its data key
+	// and password hash and makes it not downloadable, appends c (ActionErase; its From and To are set to
+	// the record's status) to the audit trail and inserts jobs. A record already erased is left as it is
+	// and erased is false; an unknown one is ENOTFOUND.
+	EraseRecord(ctx context.Context, c *StatusChange, jobs ...*Job) (erased bool, err error)
+	// RetentionDue returns up to limit references of records not erased yet whose project keeps copies
+	// for a limited time (Project.Retain) and that were sealed longer than that before now, oldest first.
+	RetentionDue(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// CountWaiting counts the records in each state of the pipeline that is not final (WaitingStates),
 	// with the creation time of the oldest; a state with none is absent.
 	CountWaiting(ctx context.Context) (map[State]Waiting, error)

@@ -40,6 +40,9 @@ type Project struct {
 	// make; 0 takes the server's defaults.
 	RateLimit float64
 	RateBurst int
+	// Retain is how long the stored copies of the project's records are kept after they were sealed;
+	// past it they are erased (Service.EraseExpired). Zero keeps them for ever.
+	Retain time.Duration
 }
 
 // KeyKind says what a key authenticates.

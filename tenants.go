@@ -20,6 +20,8 @@ type TenantRequest struct {
 	// RateLimit and RateBurst set the project's own request rate per API key (0: the server's).
 	RateLimit float64
 	RateBurst int
+	// Retain is how long the project keeps stored copies (ParseRetention: "365d"); empty keeps them for ever.
+	Retain string
 }
 
 // Tenant is what creating a tenant hands the operator, once: the ids and both secrets.
@@ -80,10 +82,16 @@ func (s *Service) CreateTenant(ctx context.Context, req TenantRequest) (*Tenant,
 	if err := checkRate(req.RateLimit, req.RateBurst); err != nil {
 		return nil, err
 	}
+	var retain time.Duration
+	if req.Retain != "" {
+		if retain, err = ParseRetention("retain", req.Retain); err != nil {
+			return nil, err
+		}
+	}
 	t.Project = &Project{
 		ID: newUUID(), ProjectID: NewID("prj_"), BusinessID: t.Business.BusinessID, Name: pname,
 		Description: req.Description, Logo: req.Logo, Privacy: privacy, Network: network, Downloadable: true,
-		CreatedAt: now, RateLimit: req.RateLimit, RateBurst: req.RateBurst,
+		CreatedAt: now, RateLimit: req.RateLimit, RateBurst: req.RateBurst, Retain: retain,
 	}
 	apiSecret, apiKey, err := NewKeySecret(KeyProject)
 	if err != nil {
@@ -243,6 +251,8 @@ type TenantUpdate struct {
 
 	Name, Description, Logo, Website             *string // the business's
 	ProjectName, ProjectDescription, ProjectLogo *string // the project's
+	// Retain is the project's retention period (ParseRetention; "forever" for none).
+	Retain *string
 }
 
 // UpdateTenant applies u for the operator (c nil) or for the owner c, who may change only its own business
@@ -287,8 +297,14 @@ func (s *Service) UpdateTenant(ctx context.Context, c *Caller, u TenantUpdate) (
 			set(&p.Logo, u.ProjectLogo, "project logo", MaxDescription, false)); err != nil {
 			return nil, nil, err
 		}
-	} else if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil {
+	} else if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil {
 		return nil, nil, Errorf(EINVALID, "project details need the project")
+	}
+	var retain time.Duration
+	if u.Retain != nil {
+		if retain, err = ParseRetention("retain", *u.Retain); err != nil {
+			return nil, nil, err
+		}
 	}
 	if u.Name != nil || u.Description != nil || u.Logo != nil || u.Website != nil {
 		if err := s.Store.UpdateBusiness(ctx, b); err != nil {
@@ -301,6 +317,12 @@ func (s *Service) UpdateTenant(ctx context.Context, c *Caller, u TenantUpdate) (
 	if p != nil {
 		if err := s.Store.UpdateProject(ctx, p); err != nil {
 			return nil, nil, err
+		}
+		if u.Retain != nil {
+			if err := s.Store.SetProjectRetention(ctx, p.ProjectID, retain); err != nil {
+				return nil, nil, err
+			}
+			p.Retain = retain
 		}
 	}
 	s.cache.invalidate()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"time"
 )
 
 // Verification is what a verification operation answers: the record and its owner.
@@ -270,6 +271,10 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 	if err != nil {
 		return nil, err
 	}
+	if r.Erased() {
+		return nil, Errorf(EGONE, "the data of record %s was erased on %s; its proof still verifies", reference,
+			r.ErasedAt.Format(time.RFC3339))
+	}
 	if !r.Downloadable {
 		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
 	}
@@ -286,7 +291,7 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 			if !SealedPayload(b) {
 				return b, nil
 			}
-			return s.Secrets.OpenEnvelope(reference, b)
+			return s.Secrets.OpenDetached(reference, r.DataKey, b)
 		}
 		return nil, Errorf(ENOTFOUND, "the data of record %s is not stored yet", reference)
 	}
@@ -300,7 +305,7 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 		}
 		return nil, &Error{Code: EUNAVAILABLE, Message: "IPFS is not answering; try again later", Err: err}
 	}
-	return s.Secrets.OpenEnvelope(reference, env)
+	return s.Secrets.OpenDetached(reference, r.DataKey, env)
 }
 
 // History returns a record's audit trail, its status changes in the order they were made, to its owner (c

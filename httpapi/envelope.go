@@ -57,6 +57,7 @@ var statusOf = map[string]int{
 	seald.EINVALID:      http.StatusBadRequest,
 	seald.EUNAUTHORIZED: http.StatusUnauthorized,
 	seald.ENOTFOUND:     http.StatusNotFound,
+	seald.EGONE:         http.StatusGone,
 	seald.ECONFLICT:     http.StatusConflict,
 	seald.ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	seald.EUNSUPPORTED:  http.StatusUnsupportedMediaType,

@@ -218,11 +218,12 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r.Context())
 	u := seald.TenantUpdate{BusinessID: c.Business.BusinessID}
 	known := map[string]**string{"name": &u.Name, "description": &u.Description, "logo": &u.Logo, "website": &u.Website,
-		"project_name": &u.ProjectName, "project_description": &u.ProjectDescription, "project_logo": &u.ProjectLogo}
+		"project_name": &u.ProjectName, "project_description": &u.ProjectDescription, "project_logo": &u.ProjectLogo,
+		"retain": &u.Retain}
 	for name := range b {
 		dst, ok := known[name]
 		if !ok {
-			s.writeError(w, r, seald.Errorf(seald.EINVALID, "unknown member %q: give name, description, logo, website, project_name, project_description or project_logo", name))
+			s.writeError(w, r, seald.Errorf(seald.EINVALID, "unknown member %q: give name, description, logo, website, project_name, project_description, project_logo or retain", name))
 			return
 		}
 		v, present, err := b.str(name)
@@ -234,11 +235,11 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 			*dst = &v
 		}
 	}
-	if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil {
+	if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil {
 		u.ProjectID = c.Project.ProjectID
 	}
 	if len(b) == 0 {
-		s.writeError(w, r, seald.Errorf(seald.EINVALID, "nothing to change: give name, description, logo, website, project_name, project_description or project_logo"))
+		s.writeError(w, r, seald.Errorf(seald.EINVALID, "nothing to change: give name, description, logo, website, project_name, project_description, project_logo or retain"))
 		return
 	}
 	biz, proj, err := s.Service.UpdateTenant(r.Context(), c, u)
@@ -254,7 +255,7 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 			Logo: biz.Logo, Website: biz.Website, DateRegistered: formatTime(biz.DateRegistered)},
 		ProjectID: proj.ProjectID,
 		Project: wire.Project{ID: proj.ID, ProjectID: proj.ProjectID, Name: proj.Name, Description: proj.Description,
-			Logo: proj.Logo, Privacy: string(proj.Privacy), BusinessID: proj.BusinessID},
+			Logo: proj.Logo, Privacy: string(proj.Privacy), BusinessID: proj.BusinessID, Retain: seald.FormatRetention(proj.Retain)},
 		BusinessID: biz.BusinessID,
 	})
 }
@@ -274,7 +275,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	h := wire.History{Reference: rec.Reference, Status: string(rec.Status), Changes: []wire.HistoryChange{}}
 	for _, c := range trail {
 		h.Changes = append(h.Changes, wire.HistoryChange{Time: formatTime(c.At), From: string(c.From), To: string(c.To),
-			Actor: c.Actor, Reason: c.Reason})
+			Actor: c.Actor, Reason: c.Reason, Action: cmpOr(c.Action, seald.ActionStatus)})
 	}
 	writeOK(w, r, http.StatusOK, h)
 }
@@ -343,6 +344,46 @@ func (s *Server) updateStatus(w http.ResponseWriter, r *http.Request) {
 		msg = "status changed from " + string(change.From) + " to " + string(change.To)
 	}
 	writeOK(w, r, http.StatusOK, wire.StatusChange{Reference: rec.Reference, Status: string(rec.Status), Msg: msg})
+}
+
+// erase erases a record's data for its owner: its data key and stored copy go, its proof stays.
+func (s *Server) erase(w http.ResponseWriter, r *http.Request) {
+	b, err := decode(r, s.BodyLimit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ref, _, err := b.str("reference")
+	if err == nil && ref == "" {
+		err = seald.Errorf(seald.EINVALID, "reference is required")
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	reason, _, err := b.str("reason")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, erased, err := s.Service.Erase(r.Context(), callerOf(r.Context()), ref, reason)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	msg := "data already erased at " + formatTime(rec.ErasedAt) + "; nothing changed"
+	if erased {
+		msg = "data erased: its key is destroyed and its stored copy is being deleted; the proof still verifies"
+	}
+	writeOK(w, r, http.StatusOK, wire.Erasure{Reference: rec.Reference, Status: string(rec.Status),
+		IsDataDownloadable: rec.Downloadable, ErasedTime: formatTime(rec.ErasedAt), Msg: msg})
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {

@@ -55,6 +55,7 @@ func (s *Server) verificationResult(v *seald.Verification) *wire.Verification {
 		Status:          string(r.Status),
 		Misc:            wire.Misc{IsEmail: r.IsEmail, IsEncrypted: r.IsEncrypted, IsSigned: r.IsSigned, HasPassword: r.HasPassword},
 		RecordsWithHash: v.SameHash,
+		ErasedTime:      erasedTime(r),
 	}
 }
 
@@ -71,8 +72,16 @@ func statusRecord(r *seald.Record) *wire.StatusRecord {
 		UpdatedTime: formatTime(r.UpdatedAt), BlockchainNetwork: r.Network, Reference: r.Reference,
 		Pipeline: r.Pipeline, TokenID: tokenID(r), ProjectID: r.ProjectID, BusinessID: r.BusinessID,
 		Mimetype: r.MimeType, State: string(r.State), EncryptedFile: r.EncryptedFile, Hash: r.Hash, CID: r.CID,
-		Status: string(r.Status),
+		Status: string(r.Status), ErasedTime: erasedTime(r),
 	}
+}
+
+// erasedTime is when the record's data was erased; "" while it is kept.
+func erasedTime(r *seald.Record) string {
+	if !r.Erased() {
+		return ""
+	}
+	return formatTime(r.ErasedAt)
 }
 
 // chainName names a network's chain in words; "" when this service does not anchor on it.

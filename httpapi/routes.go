@@ -30,6 +30,7 @@ func (s *Server) routes() http.Handler {
 	handle("POST", "/svc-data/data/authentication/ipfs/sm-eos/email", s.authenticate(s.sealOn("EOS")))
 	handle("PUT", "/authentication-status/update/status", s.authenticate(s.updateStatus))
 	handle("GET", "/authentication-status/history", s.authenticate(s.history))
+	handle("POST", "/authentication/erase", s.authenticate(s.erase))
 	handle("PUT", "/tenant/update", s.authenticate(s.updateTenant))
 	handle("POST", "/webhooks", s.authenticate(s.createWebhook))
 	handle("GET", "/webhooks", s.authenticate(s.listWebhooks))

@@ -34,8 +34,8 @@ import (
 //
 // A Put writes a file's new blocks and its pin in one pebble batch, committed with a sync of the write-ahead
 // log: Put returns only once both are durable, and the batch is atomic, so a pin never names a block that
-// is not stored. Concurrent Puts share that sync (see group.go). Nothing deletes blocks today; the pins are
-// there so that a garbage collector added later knows which DAGs to keep.
+// is not stored. Concurrent Puts share that sync (see group.go). Delete (delete.go) drops a file's pin and
+// the blocks of it no other pin uses, which is how an erased record's copy goes.
 //
 // Data dirs written before this store kept one flatfs file per block (blocks/) and per pin (pins/);
 // OpenEmbedded moves them into pebble on first start (see migrate.go).
@@ -51,6 +51,9 @@ type Embedded struct {
 
 	mu     sync.RWMutex // held for reading by every operation, for writing by Close
 	closed bool
+	// gc is held for reading by each Put, from its look for missing blocks to its commit, and for writing
+	// by Delete, so that a block a Put counts on is not deleted under it.
+	gc sync.RWMutex
 }
 
 var (
@@ -159,6 +162,8 @@ func (e *Embedded) Put(ctx context.Context, b []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	e.gc.RLock()
+	defer e.gc.RUnlock()
 	if e.group != nil {
 		err = e.group.put(ctx, f.Root, f.Blocks)
 	} else {

@@ -2,6 +2,7 @@ package ipfs
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"mime"
 	"net/http"
@@ -36,6 +37,10 @@ type Gateway struct {
 	// WriteError, when set, writes every error answer, so the HTTP API can keep one code-to-status table.
 	// When nil the gateway answers 400, 404 or 500 with the API's JSON error envelope.
 	WriteError func(w http.ResponseWriter, r *http.Request, err error)
+	// Gone, when set, is asked about every CID before it is served; an error (EGONE for the CID of an
+	// erased record) is the answer instead. It keeps a copy the node still holds (Kubo frees unpinned blocks
+	// only at its next garbage collection) from being served after its record was erased.
+	Gone func(ctx context.Context, cid string) error
 }
 
 var _ http.Handler = (*Gateway)(nil)
@@ -70,6 +75,12 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
+	if g.Gone != nil {
+		if err := g.Gone(ctx, c.String()); err != nil {
+			g.fail(w, r, err)
+			return
+		}
+	}
 	var (
 		body        []byte
 		contentType string
@@ -155,6 +166,8 @@ func (g *Gateway) fail(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusBadRequest
 	case seald.ENOTFOUND:
 		status = http.StatusNotFound
+	case seald.EGONE:
+		status = http.StatusGone
 	case seald.EUNAVAILABLE:
 		status = http.StatusServiceUnavailable
 	}

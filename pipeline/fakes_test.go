@@ -64,6 +64,16 @@ func (b *fakeBlobs) Put(ctx context.Context, p []byte) (string, error) {
 	return cid, nil
 }
 
+func (b *fakeBlobs) Delete(ctx context.Context, cid string) error {
+	if err := b.take("delete"); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.data, cid)
+	return nil
+}
+
 func (b *fakeBlobs) Get(ctx context.Context, cid string) ([]byte, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

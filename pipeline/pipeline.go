@@ -244,7 +244,7 @@ func (p *Pipeline) kinds() []string {
 		k = append(k, seald.JobNotify)
 	}
 	if p.Blobs != nil {
-		k = append(k, seald.JobStore)
+		k = append(k, seald.JobStore, seald.JobErase)
 	}
 	return k
 }
@@ -270,7 +270,7 @@ func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 	if err == nil {
 		err = p.step(stepCtx, j, r)
 	}
-	waiting := errors.Is(err, errNotAnchored) || errors.Is(err, errRevocationSent)
+	waiting := errors.Is(err, errNotAnchored) || errors.Is(err, errRevocationSent) || errors.Is(err, errNotStored)
 	if !waiting {
 		p.Observer.StepDone(stepName(j.Kind), time.Since(start), err)
 	}
@@ -302,8 +302,8 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 	log := p.Logger.With("job", j.Kind, "reference", j.Reference, "attempt", j.Attempts)
 	if seald.IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
 		state := seald.StateFailed
-		if j.Kind == seald.JobFinish || isRevoke(j.Kind) {
-			state = "" // a failed signature or on-chain revocation does not undo the seal
+		if j.Kind == seald.JobFinish || j.Kind == seald.JobErase || isRevoke(j.Kind) {
+			state = "" // a failed signature, on-chain revocation or deletion does not undo the seal
 		}
 		log.Error("step failed for good", "err", err)
 		var ev *seald.Event
@@ -371,6 +371,8 @@ func (p *Pipeline) step(ctx context.Context, j *seald.Job, r *seald.Record) erro
 		return p.notify(ctx, j, r)
 	case seald.JobFinish:
 		return p.finish(ctx, j, r)
+	case seald.JobErase:
+		return p.erase(ctx, j, r)
 	}
 	if isRevoke(j.Kind) {
 		return p.revoke(ctx, j, r)
@@ -382,6 +384,15 @@ func (p *Pipeline) step(ctx context.Context, j *seald.Job, r *seald.Record) erro
 // save puts a second envelope on the retry (a fresh data key gives it another CID); the first is an
 // unreferenced blob, never a second record.
 func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) error {
+	if r.Erased() {
+		// Erased before it was stored: nothing goes into IPFS, and the record goes on to be anchored.
+		u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, ClearError: true, At: p.now()}
+		if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) }); err != nil {
+			return err
+		}
+		p.wakeLeader()
+		return nil
+	}
 	env, err := p.Store.Payload(ctx, r.Reference)
 	if err != nil {
 		return err
@@ -404,6 +415,26 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 	}
 	p.wakeLeader()
 	return nil
+}
+
+// errNotStored postpones the deletion of an erased record's copy while its store step may still be putting it.
+var errNotStored = errors.New("the erased record's store step has not run yet; its copy is deleted after it")
+
+// erase deletes an erased record's stored copy. A store step that read the record before its erasure may
+// still put the envelope and save its CID, so while the record is PENDING the job waits for it; after that,
+// either a CID is saved (deleted here) or the store step saw the erasure and put nothing. Deleting is
+// idempotent: a crash after it only runs it again.
+func (p *Pipeline) erase(ctx context.Context, j *seald.Job, r *seald.Record) error {
+	if r.State == seald.StatePending {
+		return errNotStored
+	}
+	if r.CID != "" {
+		if err := p.Blobs.Delete(ctx, r.CID); err != nil {
+			return err
+		}
+		p.crash(seald.CrashAfterBlobDelete)
+	}
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, nil, true) })
 }
 
 // notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction

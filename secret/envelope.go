@@ -2,10 +2,12 @@ package secret
 
 import (
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // The stored envelope (what goes into IPFS). All integers big-endian. Version 2:
@@ -104,4 +106,79 @@ func (k *Keys) OpenEnvelope(reference string, env []byte) ([]byte, error) {
 		return plain, nil
 	}
 	return nil, errors.New("envelope: the data key does not open with this service's master keys")
+}
+
+// Version 3 keeps the data key apart from the envelope (issue 19): the envelope is
+//
+//	magic      6 bytes  "SEALD\x00"
+//	version    1 byte   3
+//	payload    rest     the canonical data sealed with the data key by AES-256-GCM: 12-byte nonce ||
+//	                    ciphertext || tag, additional data "seald/envelope/v3|" + reference
+//
+// and the data key, wrapped by the master key, is a string the caller keeps in the database:
+//
+//	"k3." + base64url(keyID 8 bytes || XChaCha20-Poly1305 of the data key, additional data
+//	"seald/data-key/v3|" + reference)
+//
+// Nothing in the envelope opens it, so once the database has forgotten the wrapped key, every copy of the
+// envelope, wherever IPFS spread it, is ciphertext no one (this service included) can open.
+const detachedVersion = 3
+
+const detachedKeyPrefix = "k3."
+
+// SealDetached encrypts the canonical data of a record under a fresh data key and returns the envelope
+// (version 3) and the data key wrapped by the current master key.
+func (k *Keys) SealDetached(reference string, canonical []byte) ([]byte, string, error) {
+	var dataKey [32]byte
+	if _, err := rand.Read(dataKey[:]); err != nil {
+		return nil, "", err
+	}
+	m := k.masters[0]
+	wrapped, err := sealX(m.key[:], dataKey[:], []byte("seald/data-key/v3|"+reference))
+	if err != nil {
+		return nil, "", err
+	}
+	payload, err := seal(dataKey[:], canonical, []byte("seald/envelope/v3|"+reference))
+	if err != nil {
+		return nil, "", err
+	}
+	id, _ := hex.DecodeString(m.id)
+	out := make([]byte, 0, len(envelopeMagic)+1+len(payload))
+	out = append(out, envelopeMagic...)
+	out = append(out, detachedVersion)
+	out = append(out, payload...)
+	return out, detachedKeyPrefix + base64.RawURLEncoding.EncodeToString(append(id, wrapped...)), nil
+}
+
+// OpenDetached decrypts a version 3 envelope with its wrapped data key. An empty key (the record was sealed
+// before version 3, so its key is inside the envelope) opens the envelope with OpenEnvelope.
+func (k *Keys) OpenDetached(reference, key string, env []byte) ([]byte, error) {
+	if key == "" {
+		return k.OpenEnvelope(reference, env)
+	}
+	n := len(envelopeMagic)
+	if len(env) < n+1 || string(env[:n]) != string(envelopeMagic) || env[n] != detachedVersion {
+		return nil, errors.New("envelope: not a seald envelope of version 3")
+	}
+	b64, ok := strings.CutPrefix(key, detachedKeyPrefix)
+	if !ok {
+		return nil, errors.New("envelope: not a wrapped data key")
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(b64)
+	if err != nil || len(raw) < 8 {
+		return nil, errors.New("envelope: the wrapped data key is malformed")
+	}
+	m, ok := k.master(hex.EncodeToString(raw[:8]))
+	if !ok {
+		return nil, errors.New("envelope: the data key is wrapped under a master key this service does not have")
+	}
+	dataKey, err := openX(m.key[:], raw[8:], []byte("seald/data-key/v3|"+reference))
+	if err != nil {
+		return nil, errors.New("envelope: the data key does not open with this service's master key")
+	}
+	plain, err := open(dataKey, env[n+1:], []byte("seald/envelope/v3|"+reference))
+	if err != nil {
+		return nil, errors.New("envelope: the payload does not open")
+	}
+	return plain, nil
 }

@@ -48,6 +48,8 @@ func fullRecord(p *seald.Project, batchID int64) *seald.Record {
 	r.MessageID = "<" + r.Reference + "@seald>"
 	r.OVI = "b3ZpLWNpcGhlcnRleHQ"
 	r.Signature = "c2lnbmF0dXJl"
+	r.DataKey = "k3." + randomHex(40)
+	r.ErasedAt = base.Add(time.Minute)
 	r.UpdatedAt = base.Add(90 * time.Second)
 	return r
 }

@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Anchoring", batchTests},
 		{"Locks", lockTests},
 		{"Webhooks", webhookTests},
+		{"Erasure", erasureTests},
 		{"Database", databaseTests},
 	}
 	for _, g := range groups {
@@ -204,7 +205,7 @@ func claimAll(t *testing.T, s seald.Store, kinds []string, now time.Time) []*sea
 
 // allKinds are the job kinds the suite uses.
 var allKinds = []string{seald.JobStore, seald.JobNotify, seald.JobFinish, seald.RevokeJob(seald.NetworkPolygon),
-	seald.RevokeJob(seald.NetworkEOS)}
+	seald.RevokeJob(seald.NetworkEOS), seald.JobErase}
 
 // references lists the references of records.
 func references(rs []*seald.Record) []string {

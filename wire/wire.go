@@ -26,6 +26,8 @@ type Verification struct {
 	// RecordsWithHash (beyond the seed) is, on verification by hash or data, how many records visible to the
 	// caller hold the hash, the one answered included; absent for the other lookups.
 	RecordsWithHash int `json:"records_with_hash,omitempty"`
+	// ErasedTime (beyond the seed) is when the record's data was erased (RFC 3339); absent while it is kept.
+	ErasedTime string `json:"erased_time,omitempty"`
 }
 
 // Owner is the business and project that sealed a record.
@@ -56,6 +58,9 @@ type Project struct {
 	Logo        string `json:"logo"`
 	Privacy     string `json:"privacy"`
 	BusinessID  string `json:"business_id"`
+	// Retain (beyond the seed; only in the answer of the tenant update) is how long stored copies are kept:
+	// "365d", or "forever".
+	Retain string `json:"retain,omitempty"`
 }
 
 // Blockchain is where a record is anchored.
@@ -136,6 +141,8 @@ type StatusRecord struct {
 	Hash              string  `json:"hash"`
 	CID               string  `json:"cid"`
 	Status            string  `json:"status"` // beyond the seed: ACTIVE, SUSPENDED or REVOKED
+	// ErasedTime (beyond the seed) is when the record's data was erased (RFC 3339); absent while it is kept.
+	ErasedTime string `json:"erased_time,omitempty"`
 }
 
 // Pipeline states of StatusRecord.State that end a record's processing.
@@ -211,6 +218,15 @@ type StatusChange struct {
 	Msg       string `json:"msg"`
 }
 
+// Erasure (beyond the seed) is the data of the erase operation.
+type Erasure struct {
+	Reference          string `json:"reference"`
+	Status             string `json:"status"` // kept as it was
+	IsDataDownloadable bool   `json:"is_data_downloadable"`
+	ErasedTime         string `json:"erased_time"`
+	Msg                string `json:"msg"`
+}
+
 // History (beyond the seed) is a record's audit trail: every status change, oldest first.
 type History struct {
 	Reference string          `json:"reference"`
@@ -225,6 +241,9 @@ type HistoryChange struct {
 	To     string `json:"to"`
 	Actor  string `json:"actor"` // the id of the API key that made it, or "cli" for the operator
 	Reason string `json:"reason"`
+	// Action (beyond the seed) is "status" for a status change, "erase" for the erasure of the record's
+	// data (From and To are then the status it kept).
+	Action string `json:"action"`
 }
 
 // PublicKey is the service's signing key, published at /.well-known/seald-key.

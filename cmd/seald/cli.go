@@ -29,7 +29,8 @@ func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) s
 	if err != nil {
 		return nil, nil, err
 	}
-	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: wiring.CanonicalizeData}
+	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: wiring.CanonicalizeData,
+		ErasureLog: wiring.OpenErasureLog(cfg.DataDir)}
 	return svc, func() { st.Close() }, nil
 }
 
@@ -50,6 +51,7 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	fs.Float64Var(&req.RateLimit, "rate-limit", 0, "requests per second each API key of the project may make (0: serve's --rate-limit)")
 	fs.IntVar(&req.RateBurst, "rate-burst", 0, "burst of requests each API key of the project may make (0: serve's --rate-burst)")
+	fs.StringVar(&req.Retain, "retain", "", "how long stored copies are kept after sealing, then erased (365d, 8760h; default: for ever)")
 	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
@@ -241,6 +243,19 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		return err
 	}
 	defer closeFn()
+	if sub == "erase" {
+		r, erased, err := svc.Erase(ctx, nil, ref, *reason)
+		if err != nil {
+			return fmt.Errorf("record %s: %s", ref, seald.ErrorMessage(err))
+		}
+		what := "erased"
+		if !erased {
+			what = "already erased"
+		}
+		fmt.Fprintf(stdout, "%s %s at %s (status %s kept); its stored copy is deleted by the pipeline\n", r.Reference, what,
+			r.ErasedAt.UTC().Format(time.RFC3339), r.Status)
+		return nil
+	}
 	if sub == "history" {
 		r, trail, err := svc.History(ctx, nil, ref)
 		if err != nil {
@@ -251,9 +266,9 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		}
 		fmt.Fprintf(stdout, "%s is %s; %d status changes\n", r.Reference, r.Status, len(trail))
 		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "TIME\tFROM\tTO\tBY\tREASON")
+		fmt.Fprintln(w, "TIME\tACTION\tFROM\tTO\tBY\tREASON")
 		for _, c := range trail {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", c.At.UTC().Format(time.RFC3339), c.From, c.To, c.Actor, c.Reason)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", c.At.UTC().Format(time.RFC3339), c.Action, c.From, c.To, c.Actor, c.Reason)
 		}
 		return w.Flush()
 	}
@@ -319,6 +334,7 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	for name, usage := range map[string]string{
 		"name": "the business's new name", "description": "its description", "logo": "its logo URL", "website": "its website",
 		"project-name": "the project's new name", "project-description": "its description", "project-logo": "its logo URL",
+		"retain": "how long the project keeps stored copies after sealing, then erases them (365d, 8760h, or forever)",
 	} {
 		values[name] = fs.String(name, "", usage)
 	}
@@ -338,6 +354,7 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	}
 	u.Name, u.Description, u.Logo, u.Website = pick("name"), pick("description"), pick("logo"), pick("website")
 	u.ProjectName, u.ProjectDescription, u.ProjectLogo = pick("project-name"), pick("project-description"), pick("project-logo")
+	u.Retain = pick("retain")
 	if len(given) == 1 || len(given) == 2 && given["project"] {
 		return errors.New("tenant update: nothing to change: give --name, --description, --logo, --website or --project-* flags")
 	}
@@ -352,7 +369,8 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	}
 	fmt.Fprintf(stdout, "business %s: %q, %q, logo %q, website %q\n", b.BusinessID, b.Name, b.Description, b.Logo, b.Website)
 	if p != nil {
-		fmt.Fprintf(stdout, "project %s: %q, %q, logo %q\n", p.ProjectID, p.Name, p.Description, p.Logo)
+		fmt.Fprintf(stdout, "project %s: %q, %q, logo %q, retain %s\n", p.ProjectID, p.Name, p.Description, p.Logo,
+			seald.FormatRetention(p.Retain))
 	}
 	return nil
 }

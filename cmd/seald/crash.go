@@ -2,6 +2,11 @@
 
 package main
 
+import "time"
+
 // crashHook is nil in production builds: the crash points of the pipeline do nothing. Builds with the
 // crashtest tag (crash_test.go's binary) replace it.
 func crashHook(getenv func(string) string) func(string) { return nil }
+
+// testClock is nil in production builds: serve runs on the system clock.
+func testClock(getenv func(string) string) func() time.Time { return nil }

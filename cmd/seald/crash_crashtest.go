@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"seald/internal/wiring"
 )
@@ -37,4 +38,15 @@ func crashHook(getenv func(string) string) func(string) {
 			os.Exit(137)
 		}
 	}
+}
+
+// testClock, in crashtest builds only, runs serve's service and pipeline SEALD_TEST_CLOCK_OFFSET (a Go
+// duration) ahead of the system clock, so that a test can see a retention period pass. It is for tests only
+// and is absent from production builds.
+func testClock(getenv func(string) string) func() time.Time {
+	d, err := time.ParseDuration(wiring.Value(getenv("SEALD_TEST_CLOCK_OFFSET")))
+	if err != nil || d == 0 {
+		return nil
+	}
+	return func() time.Time { return time.Now().Add(d) }
 }

@@ -444,6 +444,26 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	// Erasure (issue 19): its answers, the 410 of download and the erased_time members are checked against
+	// openapi.json like every other answer here; TestErasure checks what erasure keeps and removes.
+	t.Run("erase", func(t *testing.T) {
+		r := in.post(authPath, map[string]any{"data": map[string]any{"to": "be erased"}, "to": "a@example.com"})
+		eref := str(r.Body, "data.reference")
+		in.waitState(eref, "COMPLETED", 60*time.Second)
+		if r := in.post("/authentication/erase", map[string]any{"reference": eref, "reason": "end to end"}); r.Status != 200 {
+			t.Fatalf("erase: %d %s", r.Status, r.Raw)
+		}
+		if r := in.get("/svc-data/data/download?reference=" + eref); r.Status != 410 {
+			t.Errorf("download after erasure: %d %s", r.Status, r.Raw)
+		}
+		if r := in.get("/authentication-status/get/status?reference=" + eref); str(r.Body, "data.erased_time") == "" {
+			t.Errorf("status after erasure: %s", r.Raw)
+		}
+		if r := in.get("/authentication-status/history?reference=" + eref); r.Status != 200 {
+			t.Errorf("history after erasure: %d %s", r.Status, r.Raw)
+		}
+	})
+
 	// Every request and response above was validated against openapi.json as it went (the problems are
 	// reported when the instance is cleaned up); here, every operation of the document must have been used.
 	t.Run("openapi coverage", func(t *testing.T) {

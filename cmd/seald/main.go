@@ -36,9 +36,10 @@ const usage = `usage: seald <command> [flags]
 commands:
   serve                                   run the API and the pipeline
   tenant create --business N --project N [--privacy PUBLIC|PRIVATE] [--network POLYGON|EOS]
-                [--rate-limit N --rate-burst N] [--json]
+                [--rate-limit N --rate-burst N] [--retain 365d] [--json]
   tenant update --business ID [--name N] [--description D] [--logo URL] [--website URL]
-                [--project ID [--project-name N] [--project-description D] [--project-logo URL]]
+                [--project ID [--project-name N] [--project-description D] [--project-logo URL]
+                [--retain 365d|forever]]        --retain: how long stored copies are kept, then erased
   key issue --business ID | --project ID  issue a subscription key (business) or API key (project)
   key list [--business ID]                list keys by id and prefix
   key rotate --id KEY_ID [--overlap 24h]  issue a successor; the old key works until the overlap ends
@@ -47,6 +48,7 @@ commands:
                                           a project's own requests per second per API key (0: serve's)
   record suspend|activate|revoke REFERENCE [--reason TEXT]
   record history REFERENCE [--json]       the record's audit trail: each status change, when, by which key, why
+  record erase REFERENCE --reason TEXT    destroy the record's data key and stored copy; its proof stays valid
   proof verify FILE --rpc URL --trust FILE|URL [--data FILE] | --no-trust
                                           check a proof bundle against the chain and the issuer's
                                           trust root, without seald; exit 0 valid, 1 NOT valid,
@@ -112,7 +114,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "record":
 		switch sub {
-		case "suspend", "activate", "revoke", "history":
+		case "suspend", "activate", "revoke", "history", "erase":
 			return recordCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
 		}
 	case "project":

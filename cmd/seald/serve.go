@@ -93,18 +93,25 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ln.Close()
 		return err
 	}
-	crash := crashHook(getenv)
+	crash, clock := crashHook(getenv), testClock(getenv)
+	if cfg.RetentionEvery <= 0 {
+		ln.Close()
+		return errors.New("--retention-every must be above 0")
+	}
 	svc := &seald.Service{
-		Crash: crash, Store: store, Secrets: secrets, Blobs: parts.Blobs, Canonicalize: wiring.CanonicalizeData,
+		Now: clock, ErasureLog: wiring.OpenErasureLog(cfg.DataDir), Crash: crash, Store: store, Secrets: secrets, Blobs: parts.Blobs, Canonicalize: wiring.CanonicalizeData,
 		PublicURL: cfg.PublicURL, Chains: parts.Chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL, MaxBacklog: cfg.MaxBacklog,
 	}
 	pipe := &pipeline.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,
 		Link: svc.VerificationLink, Workers: cfg.Workers, Lease: cfg.JobLease, Logger: logger,
 		Anchor: pipeline.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
-		Crash:  crash,
+		Crash:  crash, Now: clock,
 	}
 	svc.Wake = pipe.Wake
+	if g, ok := parts.Gateway.(*ipfs.Gateway); ok {
+		g.Gone = svc.ErasedCID
+	}
 	allow, err := webhook.ParseAllow(cfg.WebhookAllow)
 	if err != nil {
 		ln.Close()
@@ -179,9 +186,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 
+	// A database restored from a backup taken before some erasures shows those records with their data
+	// keys again: the erasure log, kept outside the database, erases them again before anything is served.
+	if n, err := svc.ReplayErasures(ctx); err != nil {
+		ln.Close()
+		return fmt.Errorf("replay the erasure log: %w", err)
+	} else if n > 0 {
+		logger.Warn("erased again the records the erasure log lists and the database did not show erased (a restored backup?)", "records", n)
+	}
+
 	pipeCtx, stopPipe := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = pipe.Run(pipeCtx) })
+	wg.Go(func() { _ = pipeline.Every(pipeCtx, cfg.RetentionEvery, logger, "retention", retentionSweep(svc)) })
 	wg.Go(func() { _ = deliverer.Run(pipeCtx) })
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -238,4 +255,16 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// retentionSweep erases, in rounds of 500, the records past their project's retention.
+func retentionSweep(svc *seald.Service) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		for {
+			n, err := svc.EraseExpired(ctx, 500)
+			if err != nil || n < 500 {
+				return err
+			}
+		}
+	}
 }

@@ -15,7 +15,8 @@ import (
 var RecordColumns = []string{"reference", "pipeline", "business_id", "project_id", "network", "hash", "mime_type",
 	"privacy", "status", "state", "error_type", "error_message", "cid", "encrypted_file", "token_id", "batch_id",
 	"leaf", "merkle_path", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
-	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at"}
+	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at",
+	"data_key", "erased_at"}
 
 var (
 	recordColumns = strings.Join(RecordColumns, ", ")
@@ -42,7 +43,7 @@ func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
 		string(r.Privacy), string(r.Status), string(r.State), r.ErrorType, r.ErrorMessage, r.CID, r.EncryptedFile,
 		nullInt(token), nullInt(r.BatchID), r.Leaf, path, r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned,
 		r.HasPassword, r.Downloadable, r.PasswordHash, mail, r.MessageID, r.OVI, r.Signature, s.D.Time(r.CreatedAt),
-		s.D.Time(r.UpdatedAt)}, nil
+		s.D.Time(r.UpdatedAt), r.DataKey, s.nullTime(timeOrNil(r.ErasedAt))}, nil
 }
 
 func scanRecord(row Row) (*seald.Record, error) {
@@ -50,11 +51,16 @@ func scanRecord(row Row) (*seald.Record, error) {
 	var privacy, status, state string
 	var token, batch *int64
 	var path, mail *string
+	var erased *time.Time
 	if err := row.Scan(&r.Reference, &r.Pipeline, &r.BusinessID, &r.ProjectID, &r.Network, &r.Hash, &r.MimeType,
 		&privacy, &status, &state, &r.ErrorType, &r.ErrorMessage, &r.CID, &r.EncryptedFile, &token, &batch, &r.Leaf,
 		&path, &r.RevokedOnChain, &r.IsEmail, &r.IsEncrypted, &r.IsSigned, &r.HasPassword, &r.Downloadable,
-		&r.PasswordHash, &mail, &r.MessageID, &r.OVI, &r.Signature, Time{T: &r.CreatedAt}, Time{T: &r.UpdatedAt}); err != nil {
+		&r.PasswordHash, &mail, &r.MessageID, &r.OVI, &r.Signature, Time{T: &r.CreatedAt}, Time{T: &r.UpdatedAt}, &r.DataKey,
+		Time{Null: &erased}); err != nil {
 		return nil, err
+	}
+	if erased != nil {
+		r.ErasedAt = *erased
 	}
 	r.Privacy, r.Status, r.State = seald.Privacy(privacy), seald.Status(status), seald.State(state)
 	if token != nil {
@@ -247,7 +253,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 	if err != nil {
 		return err
 	}
-	c.ID, c.From = id, from
+	c.ID, c.From, c.Action = id, from, seald.ActionStatus
 	SetJobIDs(c.Reference, jobs, ids)
 	return nil
 }
@@ -257,12 +263,12 @@ func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.Stat
 	return list(ctx, s, s.op("AuditTrail"), func(row Row) (*seald.StatusChange, error) {
 		var c seald.StatusChange
 		var from, to string
-		if err := row.Scan(&c.ID, &c.Reference, &from, &to, &c.Actor, &c.Reason, Time{T: &c.At}); err != nil {
+		if err := row.Scan(&c.ID, &c.Reference, &from, &to, &c.Actor, &c.Reason, Time{T: &c.At}, &c.Action); err != nil {
 			return nil, err
 		}
 		c.From, c.To = seald.Status(from), seald.Status(to)
 		return &c, nil
-	}, `SELECT id, reference, from_status, to_status, actor, reason, at FROM status_changes WHERE reference = ? ORDER BY id`, reference)
+	}, `SELECT id, reference, from_status, to_status, actor, reason, at, action FROM status_changes WHERE reference = ? ORDER BY id`, reference)
 }
 
 // CountWaiting counts the records in each state of the pipeline that is not final, with the creation time

@@ -40,9 +40,9 @@ func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*se
 func (s *Store) insertProject(ctx context.Context, q Querier, p *seald.Project) error {
 	_, err := q.Exec(ctx, `INSERT INTO projects
 		(id, project_id, business_id, name, description, logo, privacy, network, downloadable, created_at,
-		rate_limit, rate_burst) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rate_limit, rate_burst, retain_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.ProjectID, p.BusinessID, p.Name, p.Description, p.Logo, string(p.Privacy), p.Network,
-		p.Downloadable, s.D.Time(p.CreatedAt), p.RateLimit, p.RateBurst)
+		p.Downloadable, s.D.Time(p.CreatedAt), p.RateLimit, p.RateBurst, p.Retain.Milliseconds())
 	return err
 }
 
@@ -86,12 +86,13 @@ func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, 
 	return one(ctx, s, op, func(row Row) (*seald.Project, error) {
 		var p seald.Project
 		var privacy string
+		var retain int64
 		err := row.Scan(&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network,
-			&p.Downloadable, Time{T: &p.CreatedAt}, &p.RateLimit, &p.RateBurst)
-		p.Privacy = seald.Privacy(privacy)
+			&p.Downloadable, Time{T: &p.CreatedAt}, &p.RateLimit, &p.RateBurst, &retain)
+		p.Privacy, p.Retain = seald.Privacy(privacy), time.Duration(retain)*time.Millisecond
 		return &p, err
 	}, NotFound(op, "project %s not found", projectID), `SELECT id, project_id, business_id, name, description, logo,
-		privacy, network, downloadable, created_at, rate_limit, rate_burst FROM projects WHERE project_id = ?`, projectID)
+		privacy, network, downloadable, created_at, rate_limit, rate_burst, retain_ms FROM projects WHERE project_id = ?`, projectID)
 }
 
 // SetProjectRate saves a project's own request rate per API key.

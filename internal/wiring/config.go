@@ -69,7 +69,9 @@ type Config struct {
 	// MaxBacklog refuses new records with 503 while this many wait in the pipeline (0: never).
 	MaxBacklog int
 	JobLease   time.Duration
-	Metrics    string
+	// RetentionEvery is how often serve looks for records past their project's retention.
+	RetentionEvery time.Duration
+	Metrics        string
 	// AuthCacheTTL is seald.Service.CacheTTL: how long an instance trusts a key pair, business or project
 	// it has read.
 	AuthCacheTTL time.Duration
@@ -133,6 +135,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
 	fs.IntVar(&cfg.Workers, "workers", 32, "concurrent pipeline job runners (their writes are committed in groups)")
 	fs.IntVar(&cfg.MaxBacklog, "max-backlog", 100000, "records waiting in the pipeline past which new seals are refused with 503 and Retry-After (0: never)")
+	fs.DurationVar(&cfg.RetentionEvery, "retention-every", time.Minute, "how often to erase the stored copies of records past their project's retention (tenant --retain)")
 	fs.DurationVar(&cfg.JobLease, "job-lease", 2*time.Minute, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
 	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
 	fs.StringVar(&cfg.WebhookAllow, "webhook-allow", "", "comma-separated CIDRs, addresses or host names that webhook deliveries may reach although internal (loopback, private, link-local are refused otherwise)")
