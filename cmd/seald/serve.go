@@ -117,6 +117,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ln.Close()
 		return fmt.Errorf("--webhook-allow: %v", err)
 	}
+	if cfg.WebhookTimeout == 0 {
+		cfg.WebhookTimeout = min(10*time.Second, cfg.JobLease/2)
+	}
 	if cfg.WebhookTimeout <= 0 || cfg.WebhookTimeout >= cfg.JobLease {
 		ln.Close()
 		return fmt.Errorf("--webhook-timeout must be above 0 and below --job-lease (%s)", cfg.JobLease)

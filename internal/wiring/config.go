@@ -142,7 +142,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.DurationVar(&cfg.WebhookRetryMin, "webhook-retry-min", 10*time.Second, "wait before the first retry of a failed webhook delivery; it doubles at each failure")
 	fs.DurationVar(&cfg.WebhookRetryMax, "webhook-retry-max", time.Hour, "longest wait between retries of a webhook delivery")
 	fs.DurationVar(&cfg.WebhookRetryFor, "webhook-retry-for", 24*time.Hour, "how long a webhook delivery is retried before it is marked FAILED")
-	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "how long one webhook delivery attempt may take, connection and answer")
+	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 0, "how long one webhook delivery attempt may take, connection and answer (0: 10s, or half of --job-lease when that is shorter)")
 	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")
 	return fs
 }
