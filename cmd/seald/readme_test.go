@@ -115,7 +115,7 @@ type walk struct {
 	recv     *receiver
 	recvURL  string
 	business string
-	// delivered is the event id of the first signed delivery the receiver got.
+	// delivered is the event id of the delivery the walk-through replays, which the receiver got signed.
 	delivered string
 }
 
@@ -465,16 +465,17 @@ func (w *walk) curl(c shellCmd, args []string, example string) {
 		})
 		w.fill["<cid>"], w.fill["token_id=1"] = str(env, "data.cid"), "token_id="+str(env, "data.token_id")
 	case strings.HasSuffix(path, "/deliveries"):
-		waitFor(t, "a signed delivery at the receiver", func() bool {
-			for _, d := range w.recv.deliveries() {
-				if d.SigOK && d.HeaderID == d.ID {
-					w.delivered = d.ID
+		// Until the answer lists a DELIVERED delivery whose event the receiver got, signed with the secret.
+		code, raw, env = poll(func(env map[string]any) bool {
+			list, _ := field(env, "data.deliveries").([]any)
+			for _, d := range list {
+				if str(d, "state") == "DELIVERED" && w.signed(str(d, "event_id")) > 0 {
+					w.fill["whd_…"], w.delivered = str(d, "id"), str(d, "event_id")
 					return true
 				}
 			}
 			return false
 		})
-		code, raw, env = poll(func(env map[string]any) bool { return regexp.MustCompile(`"state":"DELIVERED"`).Match(mustJSON(env)) })
 	default:
 		code, raw, env = send()
 	}
@@ -501,20 +502,11 @@ func (w *walk) curl(c shellCmd, args []string, example string) {
 	case path == "/webhooks" && method == "POST":
 		w.fill["wh_…"] = str(env, "data.id")
 		w.recv.setSecret(str(env, "data.secret"))
-	case strings.HasSuffix(path, "/deliveries"):
-		id := regexp.MustCompile(`whd_[A-Za-z0-9]+`).Find(raw)
-		w.need("a delivery id in the deliveries answer", id != nil)
-		w.fill["whd_…"] = string(id)
 	case strings.HasSuffix(path, "/replay"):
-		waitFor(t, "the replayed delivery, with the same event id", func() bool {
-			n := 0
-			for _, d := range w.recv.deliveries() {
-				if d.SigOK && d.ID == w.delivered {
-					n++
-				}
-			}
-			return n >= 2
-		})
+		if got := str(env, "data.event_id"); got != w.delivered {
+			t.Errorf("README line %d: the replay is of event %q, the delivery's event is %q", c.line, got, w.delivered)
+		}
+		waitFor(t, "the replayed delivery at the receiver, with the same event id", func() bool { return w.signed(w.delivered) >= 2 })
 	}
 	for k, v := range w.fill {
 		if v == "" || v == "token_id=" {
@@ -523,9 +515,16 @@ func (w *walk) curl(c shellCmd, args []string, example string) {
 	}
 }
 
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
+// signed counts the deliveries of an event the receiver got with a valid Seald-Signature (HMAC-SHA256 with
+// the webhook's secret over "t.body") and the event's id in Seald-Event-Id.
+func (w *walk) signed(event string) int {
+	n := 0
+	for _, d := range w.recv.deliveries() {
+		if event != "" && d.SigOK && d.ID == event && d.HeaderID == event {
+			n++
+		}
+	}
+	return n
 }
 
 // compareExample checks the members of a real answer against the README's example: the same members in
