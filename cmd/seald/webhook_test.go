@@ -47,6 +47,12 @@ func startReceiver(t *testing.T, addr string) *receiver {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveReceiver(t, ln)
+}
+
+// serveReceiver is startReceiver on a listener the caller opened.
+func serveReceiver(t *testing.T, ln net.Listener) *receiver {
+	t.Helper()
 	r := &receiver{t: t, URL: "http://" + ln.Addr().String() + "/hook", arrived: make(chan struct{}), release: make(chan struct{})}
 	first := true
 	r.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
