@@ -36,11 +36,13 @@ type E2ERun struct {
 	// Complete is acceptance to COMPLETED, in seconds, over the completed records.
 	Complete Latency `json:"accept_to_completed_s"`
 	// Backlog counts the accepted records by state when submission ended: where the pipeline fell behind.
-	Backlog    map[string]int `json:"backlog_at_end_of_submission"`
-	Batches    int            `json:"batches"`
-	PeakRSSMB  float64        `json:"peak_rss_mb"`
-	CPU        float64        `json:"cpu_share"`
-	MachineCPU float64        `json:"machine_cpu_share"`
+	Backlog map[string]int `json:"backlog_at_end_of_submission"`
+	Batches int            `json:"batches"`
+	// Profile is the CPU profile of submission and drain, and where its CPU went (profile.go).
+	Profile    string  `json:"profile,omitempty"`
+	PeakRSSMB  float64 `json:"peak_rss_mb"`
+	CPU        float64 `json:"cpu_share"`
+	MachineCPU float64 `json:"machine_cpu_share"`
 	// Lone is acceptance to ANCHORED, in seconds, of records sealed one at a time on the idle system before
 	// the load, each waiting for the one before it to be anchored: the latency a single record meets.
 	Lone      Latency `json:"lone_accept_to_anchored_s"`
@@ -77,6 +79,8 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 	rss.Reset()
 	var cpu cpuMeter
 	cpu.start()
+	stopProfile := startProfile(cfg, "e2e")
+	defer stopProfile() // on an early return; a no-op after the one below
 	// Open loop: request i is due at t0 + i/rate; up to 64 are in flight, and a late one goes at once.
 	interval := time.Duration(float64(time.Second) / cfg.E2ERate)
 	t0 := time.Now()
@@ -148,6 +152,7 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	run.DrainSeconds = time.Since(submitted).Seconds()
+	run.Profile = stopProfile()
 	run.CPU = cpu.share()
 	run.MachineCPU = cpu.machineShare()
 	run.PeakRSSMB = rss.MB()

@@ -79,7 +79,9 @@ func intakeStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*In
 	hc.CloseIdleConnections()
 	var accepted atomic.Int64
 	rss.Reset()
-	run.Seald = closedLoop(ctx, c, cfg.Warmup, cfg.Duration, sealRequest(sys.client(base, hc), &accepted))
+	run.Seald = profiled(cfg, "intake-"+st.name, func() Load {
+		return closedLoop(ctx, c, cfg.Warmup, cfg.Duration, sealRequest(sys.client(base, hc), &accepted))
+	})
 	run.Seald.PeakRSSMB = rss.MB()
 	hc.CloseIdleConnections()
 	run.Accepted = accepted.Load() + 1 // and the first one

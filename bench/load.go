@@ -33,6 +33,8 @@ type Load struct {
 	MachineCPU float64 `json:"machine_cpu_share"`
 	// PeakRSSMB is the process's peak resident set during this load (see peakRSS).
 	PeakRSSMB float64 `json:"peak_rss_mb"`
+	// Profile is the load's CPU profile file in the report's directory and where its CPU went (profile.go).
+	Profile string `json:"profile,omitempty"`
 
 	samples []time.Duration // sorted latencies, for the distribution plot
 }

@@ -103,7 +103,13 @@ func verifyStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*Ve
 		api, ceil := sys.client(base, hc), sys.client(ceilBase, hc)
 		measure := func(name string, req Request) Load {
 			rss.Reset()
-			l := closedLoop(ctx, c, cfg.Warmup, cfg.Duration, req)
+			load := func() Load { return closedLoop(ctx, c, cfg.Warmup, cfg.Duration, req) }
+			var l Load
+			if name == "ceiling" {
+				l = load()
+			} else {
+				l = profiled(cfg, fmt.Sprintf("verify-%s-%s-%d", st.name, strings.ReplaceAll(name, " ", "-"), c), load)
+			}
 			l.PeakRSSMB = rss.MB()
 			hc.CloseIdleConnections()
 			fmt.Fprintf(cfg.Log, "bench: %s %-12s %3d conns: %8.0f req/s p50 %.2f ms p99 %.2f ms errors %d\n",

@@ -81,6 +81,21 @@ func TestBenchTiny(t *testing.T) {
 			t.Errorf("%s intake: %d accepted, %d in the store", in.Store, in.Accepted, in.Committed)
 		}
 	}
+	// Each judged seald load ran under the CPU profiler: its file is in the report's directory and the report
+	// says where its CPU went.
+	for _, in := range rep.Intake {
+		file, summary, ok := strings.Cut(in.Seald.Profile, ": ")
+		if !ok || !strings.Contains(summary, "CPU s: ") {
+			t.Errorf("%s intake profile: %q", in.Store, in.Seald.Profile)
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(out, file)); err != nil || st.Size() == 0 {
+			t.Errorf("%s intake profile file %s: %v", in.Store, file, err)
+		}
+	}
+	if e := rep.E2E; e != nil && !strings.HasPrefix(e.Profile, "profile-e2e.pprof: ") {
+		t.Errorf("e2e profile: %q", e.Profile)
+	}
 	// The peer row: measured beside the first intake run when make test built tessera-peer (scripts/test.sh
 	// does), with that run's count of entries.
 	if p := rep.Peer; p == nil {
