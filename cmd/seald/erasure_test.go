@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -273,5 +275,56 @@ func TestRetention(t *testing.T) {
 	h := p2.in.get("/authentication-status/history?reference=" + short)
 	if !strings.Contains(string(h.Raw), `"actor":"retention"`) || !strings.Contains(string(h.Raw), `"action":"erase"`) {
 		t.Errorf("audit trail of the retention erasure: %s", h.Raw)
+	}
+}
+
+// TestErasureSurvivesBackupRestore restores a database backup taken before an erasure, as an operator would
+// after losing the disk: the backup still holds the record's data key, and the erasure log kept outside the
+// database (erasures.log in the data dir) makes the next start erase it again before anything is served, so
+// the download stays 410 and the record shows its erasure.
+func TestErasureSurvivesBackupRestore(t *testing.T) {
+	bin := buildBinary(t, "")
+	dir := t.TempDir()
+	backup := t.TempDir()
+	p := startProcess(t, bin, dir, nil)
+	data := map[string]any{"id": "backup"}
+	ref, hash, cid := sealAndComplete(t, p.in, data)
+	if dl := p.in.get("/svc-data/data/download?reference=" + ref); dl.Status != 200 {
+		t.Fatalf("download before erasure: %d %s", dl.Status, dl.Raw)
+	}
+	p.terminate(t)
+	copyDB(t, dir, backup) // the backup: the database with the record's data key in it
+
+	p = startProcess(t, bin, dir, nil)
+	if r := p.in.post("/authentication/erase", map[string]any{"reference": ref, "reason": "erasure request"}); r.Status != 200 {
+		t.Fatalf("erase: %d %s", r.Status, r.Raw)
+	}
+	checkErased(t, p.in, ref, hash, cid, data)
+	p.terminate(t)
+
+	copyDB(t, backup, dir) // the restore
+	p = startProcess(t, bin, dir, nil, "--log-level", "info")
+	checkErased(t, p.in, ref, hash, cid, data)
+	if !strings.Contains(p.in.logText(), "erased again the records the erasure log lists") {
+		t.Errorf("the start after the restore did not say it erased the record again:\n%s", p.in.logText())
+	}
+	p.terminate(t)
+}
+
+// copyDB copies the SQLite database files (seald.db and its WAL, if any) of one data dir over another's.
+func copyDB(t *testing.T, from, to string) {
+	t.Helper()
+	for _, name := range []string{"seald.db", "seald.db-wal", "seald.db-shm"} {
+		os.Remove(filepath.Join(to, name))
+		b, err := os.ReadFile(filepath.Join(from, name))
+		if errors.Is(err, os.ErrNotExist) && name != "seald.db" {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
