@@ -168,6 +168,15 @@ func (b body) str(name string) (string, bool, error) {
 	return s, true, nil
 }
 
+// requiredStr returns a string member that must be present and not empty.
+func (b body) requiredStr(name string) (string, error) {
+	v, _, err := b.str(name)
+	if err == nil && v == "" {
+		err = seald.Errorf(seald.EINVALID, "%s is required", name)
+	}
+	return v, err
+}
+
 // flag returns an optional boolean member given as true, false, 1 or 0 (the seed's is_html is an integer
 // flag; booleans are accepted too).
 func (b body) flag(name string) (bool, error) {

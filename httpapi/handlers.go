@@ -311,18 +311,12 @@ func (s *Server) updateStatus(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ref, _, err := b.str("reference")
-	if err == nil && ref == "" {
-		err = seald.Errorf(seald.EINVALID, "reference is required")
-	}
+	ref, err := b.requiredStr("reference")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	st, _, err := b.str("status")
-	if err == nil && st == "" {
-		err = seald.Errorf(seald.EINVALID, "status is required")
-	}
+	st, err := b.requiredStr("status")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -353,10 +347,7 @@ func (s *Server) erase(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ref, _, err := b.str("reference")
-	if err == nil && ref == "" {
-		err = seald.Errorf(seald.EINVALID, "reference is required")
-	}
+	ref, err := b.requiredStr("reference")
 	if err != nil {
 		s.writeError(w, r, err)
 		return

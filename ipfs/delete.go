@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"strings"
 
@@ -149,15 +148,5 @@ func (k *Kubo) Delete(ctx context.Context, cidStr string) error {
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
-	if err == nil {
-		if msg := resp.Trailer.Get("X-Stream-Error"); msg != "" {
-			err = errors.New(msg)
-		}
-	}
-	if err != nil {
-		return unavailable("pin/rm", err)
-	}
-	return nil
+	return drainStream("pin/rm", resp)
 }

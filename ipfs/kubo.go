@@ -170,15 +170,21 @@ func (k *Kubo) Pin(ctx context.Context, cidStr string) error {
 	if err != nil {
 		return err
 	}
+	return drainStream("pin/add", resp)
+}
+
+// drainStream reads a streamed answer of op to its end and reports the error Kubo announces in its
+// X-Stream-Error trailer, if any. It closes the body.
+func drainStream(op string, resp *http.Response) error {
 	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
+	_, err := io.Copy(io.Discard, io.LimitReader(resp.Body, maxBody))
 	if err == nil {
 		if msg := resp.Trailer.Get("X-Stream-Error"); msg != "" {
 			err = errors.New(msg)
 		}
 	}
 	if err != nil {
-		return unavailable("pin/add", err)
+		return unavailable(op, err)
 	}
 	return nil
 }

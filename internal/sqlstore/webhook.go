@@ -124,13 +124,22 @@ const deliveryColumns = `d.id, d.webhook_id, d.event_id, e.type, e.reference, d.
 
 const deliveryFrom = ` FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id `
 
-func scanDelivery(row Row) (*seald.Delivery, error) {
+func scanDelivery(row Row) (*seald.Delivery, error) { return scanDeliveryWith(row, false) }
+
+// scanClaimed scans a claimed delivery: the listed columns, then what sending it needs (URL, secret, body).
+func scanClaimed(row Row) (*seald.Delivery, error) { return scanDeliveryWith(row, true) }
+
+func scanDeliveryWith(row Row, claimed bool) (*seald.Delivery, error) {
 	var d seald.Delivery
 	var typ, state string
 	var leased, last *time.Time
-	if err := row.Scan(&d.ID, &d.WebhookID, &d.EventID, &typ, &d.Reference, &state, &d.Attempts, Time{T: &d.RunAt},
+	dest := []any{&d.ID, &d.WebhookID, &d.EventID, &typ, &d.Reference, &state, &d.Attempts, Time{T: &d.RunAt},
 		Time{Null: &leased}, Time{Null: &last}, &d.LastStatusCode, &d.LastError, Time{T: &d.CreatedAt},
-		Time{T: &d.UpdatedAt}); err != nil {
+		Time{T: &d.UpdatedAt}}
+	if claimed {
+		dest = append(dest, &d.URL, &d.Secret, &d.Body)
+	}
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	d.EventType, d.State = seald.EventType(typ), seald.DeliveryState(state)
@@ -207,25 +216,6 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, now time.Time, l
 		return nil, err
 	}
 	return out, nil
-}
-
-func scanClaimed(row Row) (*seald.Delivery, error) {
-	var d seald.Delivery
-	var typ, state string
-	var leased, last *time.Time
-	if err := row.Scan(&d.ID, &d.WebhookID, &d.EventID, &typ, &d.Reference, &state, &d.Attempts, Time{T: &d.RunAt},
-		Time{Null: &leased}, Time{Null: &last}, &d.LastStatusCode, &d.LastError, Time{T: &d.CreatedAt},
-		Time{T: &d.UpdatedAt}, &d.URL, &d.Secret, &d.Body); err != nil {
-		return nil, err
-	}
-	d.EventType, d.State = seald.EventType(typ), seald.DeliveryState(state)
-	if leased != nil {
-		d.LeasedUntil = *leased
-	}
-	if last != nil {
-		d.LastAttemptAt = *last
-	}
-	return &d, nil
 }
 
 // SaveAttempt saves a claimed delivery's outcome and releases its lease, only while it is still the caller's
