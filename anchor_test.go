@@ -3,7 +3,7 @@ package seald_test
 import (
 	"testing"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 func TestChainName(t *testing.T) {

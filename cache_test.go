@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/jcs"
-	"seald/secret"
-	"seald/sqlite"
+	"seald.dev/seald"
+	"seald.dev/seald/jcs"
+	"seald.dev/seald/secret"
+	"seald.dev/seald/sqlite"
 )
 
 // countingStore is a real SQLite store that counts the reads the cache is meant to save.

@@ -1,11 +1,12 @@
 package seald_test
 
 import (
-	"seald/secret"
 	"strings"
 	"testing"
 
-	"seald"
+	"seald.dev/seald/secret"
+
+	"seald.dev/seald"
 )
 
 func FuzzParseProof(f *testing.F) {

@@ -1,4 +1,4 @@
-module seald
+module seald.dev/seald
 
 go 1.26.0
 

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 // ProofVersion is the format version of the proof bundles seald makes. Version 1 bundles (seald before the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 type testSigner struct{ k ed25519.PrivateKey }

@@ -15,12 +15,13 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"seald/client"
 	"slices"
 	"strings"
 	"time"
 
-	"seald"
+	"seald.dev/seald/client"
+
+	"seald.dev/seald"
 )
 
 // Sections, in the order they run.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/jcs"
+	"seald.dev/seald"
+	"seald.dev/seald/jcs"
 )
 
 func TestPercentiles(t *testing.T) {

@@ -3,13 +3,14 @@ package bench
 import (
 	"context"
 	"fmt"
-	"seald/client"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"seald"
+	"seald.dev/seald/client"
+
+	"seald.dev/seald"
 )
 
 // E2ERun is the end-to-end section on the embedded defaults (SQLite, embedded IPFS, embedded chain, mail

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"seald/evm"
+	"seald.dev/seald/evm"
 )
 
 // GasRun is the gas section: whole-transaction gas per record of an anchoring batch of each size, on a

@@ -12,7 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	gowebpki "github.com/gowebpki/jcs"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 // Canonicalizer names in the jcs section. Every "hashing" figure is canonical form plus SHA-256, what a

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"seald/client"
 	"strconv"
 	"sync/atomic"
 
-	"seald"
+	"seald.dev/seald/client"
+
+	"seald.dev/seald"
 )
 
 // IntakeRun is the intake section on one store: authentications accepted (201) per second with the pipeline

@@ -10,14 +10,15 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"seald/client"
 	"strconv"
 	"strings"
 	"time"
 
+	"seald.dev/seald/client"
+
 	"github.com/google/uuid"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // VerifyRun is the verification section on one store.

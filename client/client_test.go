@@ -13,16 +13,16 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/client"
-	"seald/httpapi"
-	"seald/internal/openapicheck"
-	"seald/ipfs"
-	"seald/jcs"
-	"seald/mail"
-	"seald/pipeline"
-	"seald/secret"
-	"seald/sqlite"
+	"seald.dev/seald"
+	"seald.dev/seald/client"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/internal/openapicheck"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/jcs"
+	"seald.dev/seald/mail"
+	"seald.dev/seald/pipeline"
+	"seald.dev/seald/secret"
+	"seald.dev/seald/sqlite"
 )
 
 // service runs the real API over a real Service on SQLite, with the embedded IPFS store and the pipeline's

@@ -1,6 +1,6 @@
 package client
 
-import "seald/wire"
+import "seald.dev/seald/wire"
 
 // The API's bodies are package wire's; the names below keep this package's API as it was.
 type (

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"seald/wire"
+	"seald.dev/seald/wire"
 )
 
 // Webhook bodies, as in package wire.

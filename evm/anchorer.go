@@ -20,8 +20,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
-	"seald/evm/registry"
+	"seald.dev/seald"
+	"seald.dev/seald/evm/registry"
 )
 
 // FirstTokenID is the id of the first token a SealRegistry mints; 0 is never a token.

@@ -13,7 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // TestContract runs the SealRegistry through the real EVM of the embedded chain.

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald/evm/registry"
+	"seald.dev/seald/evm/registry"
 )
 
 // Deploy deploys a SealRegistry owned by key's address, waits for it to be mined and returns its address.

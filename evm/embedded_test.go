@@ -17,7 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 func TestEmbeddedPersists(t *testing.T) {

@@ -15,10 +15,10 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"seald"
-	"seald/evm"
-	"seald/evm/eosevmtest"
-	"seald/evm/gethtest"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/evm/eosevmtest"
+	"seald.dev/seald/evm/gethtest"
 )
 
 // eosStandIn starts geth under EOS EVM testnet's chain id behind the stand-in proxy, and dials the proxy.

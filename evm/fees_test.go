@@ -8,7 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 func TestBumpBeatsTenPercent(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"seald"
-	"seald/evm/registry"
+	"seald.dev/seald"
+	"seald.dev/seald/evm/registry"
 )
 
 // gasRounds is how many batches of each size MeasureGas averages over: the contract packs four batch starts

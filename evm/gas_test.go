@@ -8,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
-	"seald/evm/registry"
+	"seald.dev/seald/evm/registry"
 )
 
 // TestGasTargets holds the contract to the budget: at most 1,000 gas per record in batches of 256

@@ -15,9 +15,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
-	"seald/evm"
-	"seald/evm/gethtest"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/evm/gethtest"
 )
 
 // Integration tests against a real geth --dev node (SEALD_TEST_GETH), on Polygon's fork rules.

@@ -15,8 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
-	"seald/evm/registry"
+	"seald.dev/seald"
+	"seald.dev/seald/evm/registry"
 )
 
 // openChain opens a fresh embedded chain in a temporary directory, closed when the test ends.

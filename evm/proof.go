@@ -17,8 +17,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
-	"seald/evm/registry"
+	"seald.dev/seald"
+	"seald.dev/seald/evm/registry"
 )
 
 // FillProof sets the chain members of a record's proof bundle (network, chain id, contract, token id,

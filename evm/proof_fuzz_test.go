@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // FuzzVerifyProof feeds VerifyProof bundles that are not what they claim. Whatever the bundle, it must

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // bundle builds and signs the proof bundle of record i of an anchored batch, as the service does.

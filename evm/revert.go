@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"seald/evm/registry"
+	"seald.dev/seald/evm/registry"
 )
 
 var (

@@ -9,7 +9,7 @@ import (
 	"mime"
 	"net/http"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // body is a decoded JSON object request body: its members, still raw, so that each can be checked for its

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"seald"
-	"seald/jcs"
+	"seald.dev/seald"
+	"seald.dev/seald/jcs"
 )
 
 func FuzzDecode(f *testing.F) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // The seed has two envelopes. The five verification operations answer {"success", "data"} with data holding

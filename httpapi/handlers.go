@@ -6,11 +6,12 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"seald/wire"
 	"strconv"
 	"strings"
 
-	"seald"
+	"seald.dev/seald/wire"
+
+	"seald.dev/seald"
 )
 
 // codeMethod is the HTTP layer's own error code for a known path called with the wrong method.

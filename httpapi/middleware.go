@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 type ctxKey int

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"seald/internal/openapicheck"
+	"seald.dev/seald/internal/openapicheck"
 )
 
 // othersRoutes are served beside the API but are not its operations: the Prometheus text of /metrics, the

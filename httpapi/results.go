@@ -1,12 +1,13 @@
 package httpapi
 
 import (
-	"seald/wire"
 	"strconv"
 	"strings"
 	"time"
 
-	"seald"
+	"seald.dev/seald/wire"
+
+	"seald.dev/seald"
 )
 
 // The seed's datetime format (API.md): RFC 3339 in UTC with milliseconds.

@@ -9,7 +9,7 @@ import (
 	"net/netip"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Server is the HTTP API. Set the fields, then use Handler.

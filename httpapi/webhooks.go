@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"seald"
-	"seald/wire"
+	"seald.dev/seald"
+	"seald.dev/seald/wire"
 )
 
 // The webhook operations (beyond the seed): the owner's project's endpoints for record events, their

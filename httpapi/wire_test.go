@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"seald/httpapi"
-	"seald/wire"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/wire"
 )
 
 // TestWireMatchesOpenAPI checks every type of package wire against its schema in openapi.json: the same

@@ -15,7 +15,7 @@ import (
 	carv2 "github.com/ipld/go-car/v2"
 	carstorage "github.com/ipld/go-car/v2/storage"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // ErrCorrupt is the cause of every error about a block whose bytes do not hash to its CID. Such a block is

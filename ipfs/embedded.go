@@ -20,7 +20,7 @@ import (
 	pebbleds "github.com/ipfs/go-ds-pebble"
 	ipld "github.com/ipfs/go-ipld-format"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Embedded is the default BlobStore: IPFS blocks kept on local disk, so that seald stores real, Kubo-identical

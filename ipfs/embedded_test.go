@@ -17,8 +17,8 @@ import (
 	"github.com/ipfs/go-cid"
 	mh "github.com/multiformats/go-multihash"
 
-	"seald"
-	"seald/ipfs"
+	"seald.dev/seald"
+	"seald.dev/seald/ipfs"
 )
 
 const (

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Media types of the trustless gateway (https://specs.ipfs.tech/http-gateways/trustless-gateway/).

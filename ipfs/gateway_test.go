@@ -13,8 +13,8 @@ import (
 	"github.com/ipfs/go-cid"
 	carv2 "github.com/ipld/go-car/v2"
 
-	"seald"
-	"seald/ipfs"
+	"seald.dev/seald"
+	"seald.dev/seald/ipfs"
 )
 
 // gatewayServer mounts the gateway the way the HTTP API does, behind a Go 1.22 pattern.

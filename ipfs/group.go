@@ -8,7 +8,7 @@ import (
 	blocks "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
 
-	"seald/internal/group"
+	"seald.dev/seald/internal/group"
 )
 
 // Group puts. Each Put's batch costs a sync of pebble's write-ahead log. Pebble already lets concurrent

@@ -17,7 +17,7 @@ import (
 
 	"github.com/ipfs/go-cid"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // maxBody caps what seald reads from a node in one answer: far above any stored envelope, far below memory.

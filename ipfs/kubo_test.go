@@ -16,9 +16,9 @@ import (
 
 	"github.com/ipfs/go-cid"
 
-	"seald"
-	"seald/ipfs"
-	"seald/ipfs/kubotest"
+	"seald.dev/seald"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/ipfs/kubotest"
 )
 
 func newKubo(t *testing.T, baseURL string) *ipfs.Kubo {

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"seald/ipfs"
+	"seald.dev/seald/ipfs"
 )
 
 // fixtureFile is one file of testdata/flatfs-datadir, a store written by the flatfs code (see

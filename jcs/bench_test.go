@@ -8,7 +8,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	gowebpki "github.com/gowebpki/jcs"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 // benchSizes are the inputs of issue 8, item 6: one shared generated object per size.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 func TestErrors(t *testing.T) {

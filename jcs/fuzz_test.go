@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 // FuzzCanonicalize checks, on any input: no panic; an error is a *jcs.Error pointing into the input; whatever

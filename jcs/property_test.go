@@ -17,7 +17,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 // checkES6 checks out, the canonical form of f, against ECMAScript's Number::toString without reusing the

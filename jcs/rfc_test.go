@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 // The examples of RFC 8785, transcribed from its text.

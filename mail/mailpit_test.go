@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"seald"
-	"seald/mail"
-	"seald/mail/mailpittest"
+	"seald.dev/seald"
+	"seald.dev/seald/mail"
+	"seald.dev/seald/mail/mailpittest"
 )
 
 // These tests deliver to a real mailpit (see package mailpittest); they skip when SEALD_TEST_MAILPIT is unset.

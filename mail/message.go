@@ -19,7 +19,7 @@ import (
 	"github.com/microcosm-cc/bluemonday"
 	gomail "github.com/wneessen/go-mail"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // maxReferenceLen bounds the reference that names the Message-ID, far above the 38 characters of a D- or I-

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 func TestTextFromHTML(t *testing.T) {

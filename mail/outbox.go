@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"seald"
-	"seald/internal/group"
+	"seald.dev/seald"
+	"seald.dev/seald/internal/group"
 )
 
 var _ seald.Mailer = (*Outbox)(nil)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"seald/mail"
+	"seald.dev/seald/mail"
 )
 
 // BenchmarkOutboxSendParallel sends distinct records' messages from 16 goroutines per CPU, as the pipeline's

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // waitFor polls cond; the tests below use it to reach a state, never to time anything.

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"seald"
-	"seald/mail"
+	"seald.dev/seald"
+	"seald.dev/seald/mail"
 )
 
 func newOutbox(t *testing.T) *mail.Outbox {

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"testing"
 
-	"seald/mail"
+	"seald.dev/seald/mail"
 )
 
 func TestSMTPPing(t *testing.T) {

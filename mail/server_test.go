@@ -12,7 +12,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
-	"seald/mail/mailpittest"
+	"seald.dev/seald/mail/mailpittest"
 )
 
 // Credentials the in-process server accepts.

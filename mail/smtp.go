@@ -13,7 +13,7 @@ import (
 
 	gomail "github.com/wneessen/go-mail"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 var _ seald.Mailer = (*SMTP)(nil)

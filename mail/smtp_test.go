@@ -18,8 +18,8 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"seald"
-	"seald/mail"
+	"seald.dev/seald"
+	"seald.dev/seald/mail"
 )
 
 const (

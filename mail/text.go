@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // checkLink admits an absolute http or https URL, or nothing. The link is written into an href attribute of

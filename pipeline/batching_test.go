@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // TestAdaptiveBatching checks the leader's batching rule: a batch leaves as soon as no batch transaction is

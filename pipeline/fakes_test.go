@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // The fakes below exist to inject faults into the pipeline; the real parts are tested in their packages.

@@ -1,7 +1,7 @@
 package pipeline
 
 import (
-	"seald"
+	"seald.dev/seald"
 
 	"context"
 	"errors"

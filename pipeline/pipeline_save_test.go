@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // unavailableStore fails the save of the first n notify steps with EUNAVAILABLE, as a database that is

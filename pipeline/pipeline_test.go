@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/jcs"
-	"seald/pipeline"
-	"seald/secret"
-	"seald/sqlite"
+	"seald.dev/seald"
+	"seald.dev/seald/jcs"
+	"seald.dev/seald/pipeline"
+	"seald.dev/seald/secret"
+	"seald.dev/seald/sqlite"
 )
 
 // env is a service and pipeline on a real SQLite store with fault-injecting fakes for IPFS, chain and mail.

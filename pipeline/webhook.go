@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // WebhookRetry says how a delivery that failed is retried: exponential backoff from Min, doubling up to Max,

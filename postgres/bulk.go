@@ -2,11 +2,12 @@ package postgres
 
 import (
 	"context"
-	"seald/internal/sqlstore"
+
+	"seald.dev/seald/internal/sqlstore"
 
 	"github.com/jackc/pgx/v5"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // BulkInsertRecords inserts records (only the records: no payload, no job) with one COPY, to fill a

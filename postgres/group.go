@@ -8,9 +8,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"seald"
-	"seald/internal/group"
-	"seald/internal/sqlstore"
+	"seald.dev/seald"
+	"seald.dev/seald/internal/group"
+	"seald.dev/seald/internal/sqlstore"
 )
 
 // Group commit of CreateRecord. Each commit waits for PostgreSQL to flush its WAL, and the API creates one

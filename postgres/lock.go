@@ -2,16 +2,17 @@ package postgres
 
 import (
 	"context"
-	"seald/internal/sqlstore"
 	"strconv"
 	"sync"
 	"time"
+
+	"seald.dev/seald/internal/sqlstore"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // lock is a session advisory lock held on a connection taken out of the pool for it. PostgreSQL releases the

@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"seald/internal/migration"
+	"seald.dev/seald/internal/migration"
 )
 
 //go:embed migrations/*.sql

@@ -11,16 +11,17 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"seald/internal/sqlstore"
 	"strings"
 	"sync"
 	"time"
+
+	"seald.dev/seald/internal/sqlstore"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 var _ seald.Store = (*Store)(nil)

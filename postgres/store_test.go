@@ -13,10 +13,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"seald"
-	"seald/storetest"
+	"seald.dev/seald"
+	"seald.dev/seald/storetest"
 
-	"seald/internal/migration"
+	"seald.dev/seald/internal/migration"
 )
 
 // dsnEnv names the variable that points the tests at a PostgreSQL server; CI always sets it.

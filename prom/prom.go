@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 var _ seald.Observer = (*Metrics)(nil)

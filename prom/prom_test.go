@@ -11,8 +11,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"seald"
-	"seald/prom"
+	"seald.dev/seald"
+	"seald.dev/seald/prom"
 )
 
 func TestObserverMovesCounters(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 
 	"golang.org/x/crypto/chacha20poly1305"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Keys are the service's own keys. They are generated at first start into the data dir; the domain only uses

@@ -6,8 +6,9 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
-	"seald"
 	"strings"
+
+	"seald.dev/seald"
 
 	"github.com/google/uuid"
 )

@@ -7,9 +7,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"runtime"
-	"seald"
 	"strings"
 	"time"
+
+	"seald.dev/seald"
 
 	"golang.org/x/crypto/argon2"
 )

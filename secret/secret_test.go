@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"seald"
-	"seald/secret"
+	"seald.dev/seald"
+	"seald.dev/seald/secret"
 )
 
 func FuzzDecryptOVI(f *testing.F) {

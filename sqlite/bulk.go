@@ -2,9 +2,10 @@ package sqlite
 
 import (
 	"context"
-	"seald/internal/sqlstore"
 
-	"seald"
+	"seald.dev/seald/internal/sqlstore"
+
+	"seald.dev/seald"
 )
 
 // BulkInsertRecords inserts records (only the records: no payload, no job) in one transaction through one

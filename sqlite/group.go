@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"seald/internal/group"
+	"seald.dev/seald/internal/group"
 )
 
 // Group commit. A commit in WAL mode with synchronous=FULL costs one fsync of the WAL (about a millisecond

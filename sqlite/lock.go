@@ -5,11 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
-	"seald/internal/sqlstore"
 	"strings"
 	"sync"
 
-	"seald"
+	"seald.dev/seald/internal/sqlstore"
+
+	"seald.dev/seald"
 )
 
 // lock is a named lock held as an exclusive lock on a file beside the database. The kernel drops it when

@@ -4,7 +4,7 @@ import (
 	"context"
 	"embed"
 
-	"seald/internal/migration"
+	"seald.dev/seald/internal/migration"
 )
 
 //go:embed migrations/*.sql

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"sync"
 
-	"seald/internal/sqlstore"
+	"seald.dev/seald/internal/sqlstore"
 )
 
 // querier runs the shared SQL on a write transaction or on the read pool, preparing each statement once:

@@ -9,15 +9,16 @@ import (
 	"fmt"
 	"net/url"
 	"runtime"
-	"seald/internal/sqlstore"
 	"strings"
 	"sync"
 	"time"
 
+	"seald.dev/seald/internal/sqlstore"
+
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 var _ seald.Store = (*Store)(nil)

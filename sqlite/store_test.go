@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/storetest"
+	"seald.dev/seald"
+	"seald.dev/seald/storetest"
 
-	"seald/internal/migration"
+	"seald.dev/seald/internal/migration"
 )
 
 // harnessStore is a Store the contract suite can reopen and reach with raw SQL.

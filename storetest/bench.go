@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // BenchCreateRecord measures CreateRecord as the API calls it (a record, its payload and its first job in

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Tests of CreateRecord called by many goroutines at once, as the API does under load. Stores may commit

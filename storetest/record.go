@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 var recordTests = []test{

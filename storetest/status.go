@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 var statusTests = []test{

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Reopener is implemented by harness stores that can open another Store on their own database. The suite

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 //go:embed templates/*.html

@@ -17,11 +17,11 @@ import (
 	"github.com/makiuchi-d/gozxing"
 	zxqr "github.com/makiuchi-d/gozxing/qrcode"
 
-	"seald"
-	"seald/jcs"
-	"seald/secret"
-	"seald/sqlite"
-	"seald/web"
+	"seald.dev/seald"
+	"seald.dev/seald/jcs"
+	"seald.dev/seald/secret"
+	"seald.dev/seald/sqlite"
+	"seald.dev/seald/web"
 )
 
 const publicURL = "https://verify.example.test"

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // recordView is everything the record template shows, already worded; the template only lays it out and

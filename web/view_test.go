@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // TestExplorerLinks: with an explorer the token, transaction and contract are polygonscan-style links;

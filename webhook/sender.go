@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Headers of a delivery.

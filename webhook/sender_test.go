@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // verify is this test's own check of a Seald-Signature, written from the documented scheme.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"seald/bench"
+	"seald.dev/seald/bench"
 )
 
 // TestBenchTiny runs sealbench on a tiny configuration (200 records, 1 s loads, two connection counts,

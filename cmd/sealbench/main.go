@@ -21,12 +21,12 @@ import (
 	"syscall"
 	"time"
 
-	"seald"
-	"seald/bench"
-	"seald/httpapi"
-	"seald/internal/wiring"
-	"seald/ipfs"
-	"seald/pipeline"
+	"seald.dev/seald"
+	"seald.dev/seald/bench"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/internal/wiring"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/pipeline"
 )
 
 // localPostgres is the local test server, used by bench when neither --postgres nor SEALD_TEST_POSTGRES_DSN

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"seald/client"
-	"seald/internal/wiring"
+	"seald.dev/seald/client"
+	"seald.dev/seald/internal/wiring"
 )
 
 // The commands in this file talk to a running seald over its HTTP API, through package client only, as any

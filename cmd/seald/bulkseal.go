@@ -16,8 +16,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"seald/client"
-	"seald/internal/wiring"
+	"seald.dev/seald/client"
+	"seald.dev/seald/internal/wiring"
 )
 
 // sealLine is one line of a bulk file and what became of it.

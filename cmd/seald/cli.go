@@ -12,8 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"seald"
-	"seald/internal/wiring"
+	"seald.dev/seald"
+	"seald.dev/seald/internal/wiring"
 )
 
 // openOperator opens what the operator commands need: the store and the secrets of the data dir.

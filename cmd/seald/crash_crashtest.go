@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"seald/internal/wiring"
+	"seald.dev/seald/internal/wiring"
 )
 
 // crashHook kills the process, as kill -9 would (no deferred function runs, nothing is flushed), at the crash

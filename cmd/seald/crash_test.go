@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/mail"
-	"seald/mail/mailpittest"
+	"seald.dev/seald"
+	"seald.dev/seald/mail"
+	"seald.dev/seald/mail/mailpittest"
 )
 
 // crashRecords is how many records each crash test submits; they share one batch.

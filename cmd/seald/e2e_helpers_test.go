@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"seald/httpapi"
-	"seald/internal/openapicheck"
-	"seald/mail"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/internal/openapicheck"
+	"seald.dev/seald/mail"
 )
 
 // instance is one `seald serve` run in-process through run(), on a free loopback port.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"seald/ipfs"
+	"seald.dev/seald/ipfs"
 )
 
 var (

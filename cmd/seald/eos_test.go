@@ -18,8 +18,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"seald/evm/eosevmtest"
-	"seald/evm/gethtest"
+	"seald.dev/seald/evm/eosevmtest"
+	"seald.dev/seald/evm/gethtest"
 )
 
 const eosAuthPath = "/svc-data/data/authentication/ipfs/sm-eos/email"

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/ipfs"
-	"seald/ipfs/kubotest"
+	"seald.dev/seald"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/ipfs/kubotest"
 )
 
 // sealAndComplete seals one record as the instance's default tenant and waits for it to complete; it

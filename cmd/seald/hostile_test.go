@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"seald/internal/wiring"
-	"seald/sqlite"
+	"seald.dev/seald/internal/wiring"
+	"seald.dev/seald/sqlite"
 
 	"github.com/ipfs/go-cid"
 	"github.com/multiformats/go-multibase"

@@ -17,8 +17,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald/evm/gethtest"
-	"seald/evm/registry"
+	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/evm/registry"
 )
 
 // chainRevoked asks the contract itself, through JSON-RPC, whether a token is revoked.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"seald/ipfs"
+	"seald.dev/seald/ipfs"
 )
 
 // TestEmbeddedIPFSFlatfsDataDirMigrated runs the real binary on a data dir whose embedded IPFS store was

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"syscall"
 
-	"seald"
-	"seald/internal/wiring"
+	"seald.dev/seald"
+	"seald.dev/seald/internal/wiring"
 )
 
 func main() {

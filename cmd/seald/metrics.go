@@ -9,10 +9,10 @@ import (
 	"net"
 	"net/http"
 
-	"seald"
-	"seald/httpapi"
-	"seald/internal/wiring"
-	"seald/prom"
+	"seald.dev/seald"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/internal/wiring"
+	"seald.dev/seald/prom"
 )
 
 // newMetrics builds the Prometheus registry: queue depth from the store and the signer balance of every

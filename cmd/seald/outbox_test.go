@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"seald/mail"
+	"seald.dev/seald/mail"
 )
 
 // TestServeOutboxMbox runs the real binary on a data dir whose outbox the .eml outbox of an earlier version

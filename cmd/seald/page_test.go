@@ -21,7 +21,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"seald/jcs"
+	"seald.dev/seald/jcs"
 )
 
 // chromiumPath is Debian's chromium package; a test tool's own browser download does not work here.

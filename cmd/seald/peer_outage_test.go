@@ -13,10 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"seald"
-	"seald/evm"
-	"seald/evm/gethtest"
-	"seald/mail/mailpittest"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/mail/mailpittest"
 )
 
 // TestChainAndSMTPOutages runs serve against a real geth (--chain) and a real SMTP server (mailpit, --smtp)

@@ -10,10 +10,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"seald/evm/gethtest"
-	"seald/ipfs"
-	"seald/ipfs/kubotest"
-	"seald/mail/mailpittest"
+	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/ipfs/kubotest"
+	"seald.dev/seald/mail/mailpittest"
 )
 
 // TestServeWithKubo runs serve on a real Kubo daemon: records complete with CIDs Kubo holds, and while Kubo is

@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/evm"
-	"seald/internal/wiring"
-	"seald/ipfs"
-	"seald/mail"
-	"seald/pipeline"
-	"seald/sqlite"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/internal/wiring"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/mail"
+	"seald.dev/seald/pipeline"
+	"seald.dev/seald/sqlite"
 )
 
 // BenchmarkPipelineEmbedded measures the whole pipeline on the embedded defaults, in process: the Service

@@ -17,10 +17,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
-	"seald/evm"
-	"seald/internal/wiring"
-	"seald/jcs"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/internal/wiring"
+	"seald.dev/seald/jcs"
 )
 
 // Exit statuses of `seald proof verify` and `seald verify`, for scripts (docs/verification-path.md).

@@ -24,9 +24,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
-	"seald/evm/gethtest"
-	"seald/evm/registry"
+	"seald.dev/seald"
+	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/evm/registry"
 )
 
 func freePort(t *testing.T) string {

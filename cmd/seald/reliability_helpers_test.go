@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"seald"
-	"seald/evm"
-	"seald/jcs"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/jcs"
 )
 
 // The helpers of the reliability tests (crash points, kill -9 under load, outages, soak): requests that may

@@ -24,10 +24,10 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/jackc/pgx/v5"
 
-	"seald"
-	"seald/evm"
-	"seald/evm/gethtest"
-	"seald/ipfs/kubotest"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/ipfs/kubotest"
 )
 
 // scaleCluster is three `seald serve` processes of the real binary sharing one PostgreSQL schema, one geth

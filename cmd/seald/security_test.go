@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"seald/httpapi"
+	"seald.dev/seald/httpapi"
 )
 
 // TestTenantIsolationMatrix runs every operation that names a record (and those on a generator record), as a caller of the record's own

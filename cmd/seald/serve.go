@@ -15,13 +15,13 @@ import (
 	"sync"
 	"time"
 
-	"seald"
-	"seald/httpapi"
-	"seald/internal/wiring"
-	"seald/ipfs"
-	"seald/pipeline"
-	"seald/web"
-	"seald/webhook"
+	"seald.dev/seald"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/internal/wiring"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/pipeline"
+	"seald.dev/seald/web"
+	"seald.dev/seald/webhook"
 )
 
 // serve runs the API and the pipeline until ctx ends, then shuts down in order: stop accepting, drain the

@@ -23,7 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/params"
 
-	"seald/evm/gethtest"
+	"seald.dev/seald/evm/gethtest"
 )
 
 // DefaultGasPrice is the fixed gas price the proxy answers unless told otherwise: EOS EVM mainnet's at its

@@ -26,7 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald/evm"
+	"seald.dev/seald/evm"
 )
 
 // EnvVar names the environment variable holding the geth binary's path.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"seald/httpapi"
-	"seald/internal/openapicheck"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/internal/openapicheck"
 )
 
 const verification = `{"success":true,"data":{"owner":{"business":{"id":"b1","business_id":"B-1","name":"n","description":"","logo":"","website":"","date_registered":"2026-01-02T03:04:05.678Z"},"project_id":"P-1","project":{"id":"p1","project_id":"P-1","name":"p","description":"","logo":"","privacy":"PUBLIC","business_id":"B-1"},"business_id":"B-1"},"is_data_downloadable":true,"blockchain":{"token_id":"7","blockchain_network":"POLYGON","revoked_on_chain":false},"ipfs":{"ipfs_gateway_link":"http://x/ipfs/bafkreiabc","cid":"bafkreiabc"},"privacy":"PUBLIC","details":{"reference":"D-0b9c2f1e-5d7a-4c3b-8a9e-1f2d3c4b5a69","pipeline":"ipfs/sm-polygon/email","created_time":"2026-01-02T03:04:05.678Z","updated_time":"2026-01-02T03:04:05.678Z","mimetype":"application/json","encrypted_file":"ipfs://bafkreiabc","hash":"` + hash + `"},"status":"ACTIVE","misc":{"is_email":true,"is_encrypted":true,"is_signed":true,"has_password":false}}}`

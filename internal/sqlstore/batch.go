@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // AnchorQueue returns up to limit records of a network waiting in state with no batch, oldest first.

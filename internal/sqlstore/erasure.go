@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // timeOrNil is nil for the zero time, for a nullable time column.

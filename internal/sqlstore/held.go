@@ -4,7 +4,7 @@ import (
 	"errors"
 	"sync"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // ErrClosed is the error of a lock asked of a closed store.

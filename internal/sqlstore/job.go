@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // InsertJob inserts one job and returns its id.

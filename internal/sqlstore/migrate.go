@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"seald/internal/migration"
+	"seald.dev/seald/internal/migration"
 )
 
 // Migrate applies, in the transaction of q, the migrations that schema_migrations does not list yet,

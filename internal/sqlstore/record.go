@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // RecordColumns are the columns of a record, in the order of RecordValues and scanRecord.

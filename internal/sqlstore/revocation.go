@@ -3,7 +3,7 @@ package sqlstore
 import (
 	"context"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Revocation returns the revocation of a token; ENOTFOUND when there is none.

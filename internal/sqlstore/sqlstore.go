@@ -22,7 +22,7 @@ import (
 	"fmt"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // Row is one result row: *sql.Row or pgx.Row.

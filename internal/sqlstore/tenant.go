@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // CreateBusiness inserts a business, its first project (when p is not nil) and keys in one transaction. A

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // insertEvent saves a record event and one PENDING delivery, due at once, for each webhook of the event's

@@ -16,8 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald"
-	"seald/evm"
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
 )
 
 // openChains sets up the anchorer of each configured network: POLYGON on the embedded chain or an RPC URL,

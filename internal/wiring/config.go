@@ -6,12 +6,13 @@ import (
 	"math/big"
 	"net/netip"
 	"path/filepath"
-	"seald/secret"
 	"strconv"
 	"strings"
 	"time"
 
-	"seald"
+	"seald.dev/seald/secret"
+
+	"seald.dev/seald"
 )
 
 // Config is everything seald is configured with, read once from flags and SEALD_* variables; no package

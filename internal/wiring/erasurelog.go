@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"seald"
+	"seald.dev/seald"
 )
 
 // ErasureLogFile is the erasure log's name in the data dir.

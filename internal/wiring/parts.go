@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"seald"
-	"seald/ipfs"
-	"seald/mail"
+	"seald.dev/seald"
+	"seald.dev/seald/ipfs"
+	"seald.dev/seald/mail"
 )
 
 // Parts are the adapters serve runs with, chosen by an explicit switch on the configuration.

@@ -14,9 +14,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"seald/secret"
 
-	"seald"
+	"seald.dev/seald/secret"
+
+	"seald.dev/seald"
 )
 
 // PassphraseEnv names the environment variable whose value, when set, protects the secrets file: the file is

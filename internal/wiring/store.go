@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"seald"
-	"seald/jcs"
-	"seald/postgres"
-	"seald/sqlite"
 	"strings"
+
+	"seald.dev/seald"
+	"seald.dev/seald/jcs"
+	"seald.dev/seald/postgres"
+	"seald.dev/seald/sqlite"
 )
 
 // OpenStore opens the store a config names: PostgreSQL for a postgres:// URL, else SQLite at a path

@@ -7,7 +7,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
-	"seald/mail/mailpittest"
+	"seald.dev/seald/mail/mailpittest"
 )
 
 // send submits a raw message with an SMTP client other than package mail's, so that the helper is tested on
