@@ -74,6 +74,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// The savepoints of group commit (group.go) keep their undo pages in a statement journal; in a file it
 	// costs a write per page, in memory nothing. It only serves to roll a savepoint back, never recovery.
 	wq.Add("_pragma", "temp_store(MEMORY)")
+	// What a write deletes or overwrites (an erased record's key and password hash, a payload once stored) is
+	// zeroed in its page rather than left in free space for anyone who reads the file (see erasure.go). Only
+	// the writer writes, so only the writer needs it.
+	wq.Add("_pragma", "secure_delete(ON)")
 	w, err := sql.Open("sqlite", path+"?"+wq.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite.Open: %w", err)

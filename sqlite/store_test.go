@@ -71,7 +71,7 @@ func TestPragmas(t *testing.T) {
 	s := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
 	ctx := t.Context()
 	for pragma, want := range map[string]string{"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1",
-		"busy_timeout": "15000", "temp_store": "2"} {
+		"busy_timeout": "15000", "temp_store": "2", "secure_delete": "1"} {
 		var got string
 		if err := s.w.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 			t.Fatal(err)

@@ -29,8 +29,9 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 	erased := false
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		erased, ids = false, nil
-		err := q.QueryRow(ctx, `UPDATE records SET data_key = '', password_hash = '', downloadable = ?, erased_at = ?,
-			updated_at = ? WHERE reference = ? AND erased_at IS NULL RETURNING status`,
+		// The mail request (recipients, subject, body) is the record's data too: it goes with the key.
+		err := q.QueryRow(ctx, `UPDATE records SET data_key = '', password_hash = '', mail = NULL, downloadable = ?,
+			erased_at = ?, updated_at = ? WHERE reference = ? AND erased_at IS NULL RETURNING status`,
 			false, s.D.Time(c.At), s.D.Time(c.At), c.Reference).Scan(&status)
 		if errors.Is(err, sql.ErrNoRows) {
 			var one int
