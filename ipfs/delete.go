@@ -38,7 +38,8 @@ func (e *Embedded) Delete(ctx context.Context, cidStr string) error {
 		return fmt.Errorf("ipfs: reading pin of %s: %w", c, err)
 	}
 	if !pinned {
-		return nil
+		// Deleted already; a scrub that did not finish left its mark (scrub.go), and is finished now.
+		return e.finishScrub(ctx, c)
 	}
 	// Blocks are keyed by multihash: a CIDv0 and its v1, or one hash under two codecs, share a block.
 	mine := map[string]cid.Cid{}
@@ -76,6 +77,16 @@ func (e *Embedded) Delete(ctx context.Context, cidStr string) error {
 			break
 		}
 	}
+	res.Close()
+	bs := make([]cid.Cid, 0, len(mine))
+	for _, b := range mine {
+		bs = append(bs, b)
+	}
+	// The copies a migration from flatfs kept aside go first: a crash after it finds them gone, and the
+	// blocks still in pebble, and does the rest.
+	if err := e.deleteMigrated(ctx, bs); err != nil {
+		return err
+	}
 	batch, err := e.db.Batch(ctx)
 	if err != nil {
 		return fmt.Errorf("ipfs: %w", err)
@@ -83,15 +94,22 @@ func (e *Embedded) Delete(ctx context.Context, cidStr string) error {
 	if err := batch.Delete(ctx, pinKey(c)); err != nil {
 		return fmt.Errorf("ipfs: unpinning %s: %w", c, err)
 	}
-	for _, b := range mine {
+	keys := make([]ds.Key, 0, len(bs))
+	for _, b := range bs {
+		keys = append(keys, blockKey(b))
 		if err := batch.Delete(ctx, blockKey(b)); err != nil {
 			return fmt.Errorf("ipfs: deleting block %s: %w", b, err)
 		}
 	}
+	// The scrub mark names the deleted blocks until their bytes are gone from pebble's files, so that a
+	// Delete retried after a failed scrub, or the next start, finishes it.
+	if err := batch.Put(ctx, scrubKey(c), scrubMark(keys)); err != nil {
+		return fmt.Errorf("ipfs: deleting %s: %w", c, err)
+	}
 	if err := batch.Commit(ctx); err != nil {
 		return fmt.Errorf("ipfs: deleting %s: %w", c, err)
 	}
-	return nil
+	return e.finishScrub(ctx, c)
 }
 
 // dag calls visit with every block CID of the DAG under c, the root first, until visit returns false.

@@ -100,7 +100,7 @@ func OpenEmbedded(dir string, opts ...EmbeddedOption) (*Embedded, error) {
 		return nil, fmt.Errorf("ipfs: the embedded IPFS store %s is in use by another process (or already open in this one): %w", path, err)
 	}
 	db, err := pebbleds.NewDatastore(path,
-		pebbleds.WithPebbleOpts(&pebble.Options{Lock: lock, Logger: pebbleLogger{o.logger}}),
+		pebbleds.WithPebbleOpts(&pebble.Options{Lock: lock, Logger: pebbleLogger{o.logger}, Cleaner: newShredder()}),
 		// Every write that goes through the datastore (Put's batches, the migration's) syncs the log.
 		pebbleds.WithPebbleWriteOptions(pebble.Sync))
 	if err != nil {
@@ -114,6 +114,10 @@ func OpenEmbedded(dir string, opts ...EmbeddedOption) (*Embedded, error) {
 		bs:   blockstore.NewBlockstore(db),
 	}
 	if err := migrateFlatfs(context.Background(), e, o.logger); err != nil {
+		e.closeStore()
+		return nil, err
+	}
+	if err := e.finishScrubs(context.Background()); err != nil {
 		e.closeStore()
 		return nil, err
 	}
