@@ -24,3 +24,10 @@ type Mail struct {
 type Mailer interface {
 	Send(ctx context.Context, m *Mail) (messageID string, err error)
 }
+
+// MailEraser is a Mailer that keeps the messages it sent (the embedded outbox) and can take a record's out
+// when the record is erased. The erase job calls it; a Mailer that hands messages on (SMTP) keeps nothing.
+type MailEraser interface {
+	// EraseMail removes every kept message about reference; none is nothing to do.
+	EraseMail(ctx context.Context, reference string) error
+}

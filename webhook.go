@@ -21,10 +21,13 @@ const (
 	EventRecordCompleted     EventType = "record.completed"      // the record reached COMPLETED
 	EventRecordFailed        EventType = "record.failed"         // a step failed for good: the record is FAILED
 	EventRecordStatusChanged EventType = "record.status_changed" // ACTIVE, SUSPENDED or REVOKED was set
+	// EventRecordErased: the record's data was erased and what was left of it on disk (its stored copy, its
+	// kept e-mail) is deleted; sent when the erase job has finished.
+	EventRecordErased EventType = "record.erased"
 )
 
 // EventTypes are every event type, in the order the API lists them.
-var EventTypes = []EventType{EventRecordCompleted, EventRecordFailed, EventRecordStatusChanged}
+var EventTypes = []EventType{EventRecordCompleted, EventRecordFailed, EventRecordStatusChanged, EventRecordErased}
 
 // Webhook is an endpoint of a project that record events are delivered to.
 type Webhook struct {

@@ -104,6 +104,7 @@ type outboxEntry struct {
 	data     []byte // the message as the mbox holds it (mboxEntry)
 	sum      uint32 // CRC-32C of data
 	imported bool   // an .eml file of an earlier version, not a send
+	erase    string // not a message: the reference whose messages to erase (outbox_erase.go)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -191,10 +192,22 @@ func (o *Outbox) Close() error {
 // commit appends one group of messages; each gets the group's outcome, since what fails (a write or a sync
 // of the file) is the file's, not one message's.
 func (o *Outbox) commit(batch []*outboxEntry) []error {
-	err := o.append(batch)
 	errs := make([]error, len(batch))
-	for i := range errs {
-		errs[i] = err
+	for start := 0; start < len(batch); {
+		if ref := batch[start].erase; ref != "" {
+			errs[start] = o.eraseRef(ref)
+			start++
+			continue
+		}
+		end := start
+		for end < len(batch) && batch[end].erase == "" {
+			end++
+		}
+		err := o.append(batch[start:end])
+		for i := start; i < end; i++ {
+			errs[i] = err
+		}
+		start = end
 	}
 	return errs
 }
@@ -285,6 +298,7 @@ type logLine struct {
 	off, n     int64 // the message's bytes in the mbox
 	sum        uint32
 	imported   bool
+	erased     bool // the message was erased from the mbox (outbox_erase.go); it still counts as a send
 }
 
 // parseLog reads the whole lines of b, which starts at offset base of sent.log; a last line without its
@@ -304,7 +318,9 @@ func parseLog(b []byte, base int64) []logLine {
 			continue
 		}
 		line.ref, line.id = f[1], f[2]
-		if len(f) >= 6 {
+		if len(f) >= 4 && f[3] == "erased" {
+			line.erased, line.imported = true, len(f) >= 6 && f[5] == "import"
+		} else if len(f) >= 6 {
 			off, err1 := strconv.ParseInt(f[3], 10, 64)
 			n, err2 := strconv.ParseInt(f[4], 10, 64)
 			sum, err3 := strconv.ParseUint(f[5], 16, 32)

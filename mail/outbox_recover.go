@@ -20,6 +20,10 @@ func (o *Outbox) recover() error {
 	if err := os.MkdirAll(o.dir, 0o700); err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
+	// An erasure a crash interrupted is finished or undone before the files are opened.
+	if err := finishErase(o.dir); err != nil {
+		return fmt.Errorf("mail: outbox: finishing an erasure: %w", err)
+	}
 	var err error
 	// O_APPEND: every write lands at the end, which is where append expects it after a repair's truncation.
 	if o.mbox, err = os.OpenFile(filepath.Join(o.dir, MboxName), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {

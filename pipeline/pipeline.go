@@ -244,7 +244,10 @@ func (p *Pipeline) kinds() []string {
 		k = append(k, seald.JobNotify)
 	}
 	if p.Blobs != nil {
-		k = append(k, seald.JobStore, seald.JobErase)
+		k = append(k, seald.JobStore)
+	}
+	if _, keeps := p.Mailer.(seald.MailEraser); p.Blobs != nil || keeps {
+		k = append(k, seald.JobErase)
 	}
 	return k
 }
@@ -420,21 +423,56 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 // errNotStored postpones the deletion of an erased record's copy while its store step may still be putting it.
 var errNotStored = errors.New("the erased record's store step has not run yet; its copy is deleted after it")
 
-// erase deletes an erased record's stored copy. A store step that read the record before its erasure may
-// still put the envelope and save its CID, so while the record is PENDING the job waits for it; after that,
-// either a CID is saved (deleted here) or the store step saw the erasure and put nothing. Deleting is
-// idempotent: a crash after it only runs it again.
+// erase deletes what is left of an erased record: its stored copy, its messages in an outbox that keeps them
+// (seald.MailEraser), and the bytes the database's files still hold (a store with Scrub), then sends the
+// record.erased event. A store step that read the record before its erasure may still put the envelope and
+// save its CID, so while the record is PENDING the job waits for it; after that, either a CID is saved
+// (deleted here) or the store step saw the erasure and put nothing. Every part is idempotent: a crash or a
+// failure only runs it again.
 func (p *Pipeline) erase(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	if r.State == seald.StatePending {
 		return errNotStored
 	}
-	if r.CID != "" {
+	if r.CID != "" && p.Blobs != nil {
 		if err := p.Blobs.Delete(ctx, r.CID); err != nil {
 			return err
 		}
 		p.crash(seald.CrashAfterBlobDelete)
 	}
-	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, nil, true) })
+	if me, ok := p.Mailer.(seald.MailEraser); ok && r.IsEmail {
+		if err := me.EraseMail(ctx, r.Reference); err != nil {
+			return err
+		}
+	}
+	if sc, ok := p.Store.(scrubber); ok {
+		if err := sc.Scrub(ctx); err != nil {
+			return err
+		}
+	}
+	now := p.now()
+	u := &seald.RecordUpdate{At: now, Event: seald.NewEvent(seald.EventRecordErased, r, now,
+		map[string]string{"erased_at": r.ErasedAt.UTC().Format(time.RFC3339Nano)})}
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) })
+}
+
+// scrubber is a store whose files may keep what an erasure overwrote until it is scrubbed (SQLite's
+// write-ahead log); Scrub fails while it cannot be done yet.
+type scrubber interface {
+	Scrub(ctx context.Context) error
+}
+
+// eraseSent takes a message just sent out of an outbox that keeps it when the record was erased while it
+// was being sent: the erasure's job may have run before the message was written.
+func (p *Pipeline) eraseSent(ctx context.Context, reference string) error {
+	me, ok := p.Mailer.(seald.MailEraser)
+	if !ok {
+		return nil
+	}
+	r, err := p.Store.Record(ctx, reference)
+	if err != nil || !r.Erased() {
+		return err
+	}
+	return me.EraseMail(ctx, reference)
 }
 
 // notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction
@@ -459,6 +497,9 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 			return err
 		}
 		p.crash(seald.CrashAfterMailSend)
+		if err := p.eraseSent(ctx, r.Reference); err != nil {
+			return err
+		}
 		u.MessageID, u.State, u.ClearError = id, seald.StateEmailSent, true
 		u.At = p.now()
 	}

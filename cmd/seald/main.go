@@ -65,7 +65,7 @@ API commands (talk to a running serve over HTTP):
                                           submit one authentication request body per line
   status [--watch] REFERENCE              print a record's state; --watch follows it to COMPLETED or FAILED
   webhook add URL [--events T,...]        register an endpoint for record events (record.completed,
-                                          record.failed, record.status_changed); prints its secret once
+                                          record.failed, record.status_changed, record.erased); prints its secret once
   webhook list                            the project's webhooks
   webhook rm ID                           delete a webhook
   webhook deliveries ID                   its latest deliveries: state, attempts, last attempt, next try

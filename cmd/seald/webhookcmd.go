@@ -20,9 +20,9 @@ func webhookCommand(ctx context.Context, sub string, args []string, getenv func(
 	want := 1
 	switch sub {
 	case "add":
-		events = fs.String("events", "", "comma-separated event types: record.completed, record.failed, record.status_changed (default: all)")
+		events = fs.String("events", "", "comma-separated event types: record.completed, record.failed, record.status_changed, record.erased (default: all)")
 		fs.Usage = func() {
-			fmt.Fprintln(fs.Output(), "usage: seald webhook add URL [--events record.completed,record.failed,record.status_changed] [--json]")
+			fmt.Fprintln(fs.Output(), "usage: seald webhook add URL [--events record.completed,record.failed,record.status_changed,record.erased] [--json]")
 			fs.PrintDefaults()
 		}
 	case "list":
