@@ -8,6 +8,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
+	"strings"
 
 	"seald.dev/seald"
 )
@@ -191,4 +193,15 @@ func (b body) flag(name string) (bool, error) {
 		return false, nil
 	}
 	return false, seald.Errorf(seald.EINVALID, "%s must be 0, 1, true or false", name)
+}
+
+// only refuses a member not in names, for operations that must not do something other than what the caller
+// meant (a misspelt member would be silently dropped): EINVALID naming the member and the known ones.
+func (b body) only(names ...string) error {
+	for name := range b {
+		if !slices.Contains(names, name) {
+			return seald.Errorf(seald.EINVALID, "unknown member %q: give %s", name, strings.Join(names, ", "))
+		}
+	}
+	return nil
 }

@@ -89,3 +89,16 @@ func TestAmbiguousBodiesRefused(t *testing.T) {
 		t.Errorf("a plain body with white space around it: %v %v", b, err)
 	}
 }
+
+// only refuses a member it was not given, naming it (POST /authentication/erase refuses {"extra":1}).
+func TestBodyOnly(t *testing.T) {
+	b := body{"reference": []byte(`"D-1"`), "reason": []byte(`"x"`)}
+	if err := b.only("reference", "reason"); err != nil {
+		t.Errorf("known members: %v", err)
+	}
+	b["extra"] = []byte(`1`)
+	err := b.only("reference", "reason")
+	if seald.ErrorCode(err) != seald.EINVALID || !strings.Contains(seald.ErrorMessage(err), `"extra"`) {
+		t.Errorf("an unknown member: %v, want EINVALID naming it", err)
+	}
+}

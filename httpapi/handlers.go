@@ -344,6 +344,9 @@ func (s *Server) updateStatus(w http.ResponseWriter, r *http.Request) {
 // erase erases a record's data for its owner: its data key and stored copy go, its proof stays.
 func (s *Server) erase(w http.ResponseWriter, r *http.Request) {
 	b, err := decode(r, s.BodyLimit)
+	if err == nil {
+		err = b.only("reference", "reason") // erasure cannot be undone: a request it does not understand is refused
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -365,7 +368,7 @@ func (s *Server) erase(w http.ResponseWriter, r *http.Request) {
 	}
 	msg := "data already erased at " + formatTime(rec.ErasedAt) + "; nothing changed"
 	if erased {
-		msg = "data erased: its key is destroyed and its stored copy is being deleted; the proof still verifies"
+		msg = "data erased: its key is destroyed and its stored copy and e-mail are being deleted; the proof still verifies"
 	}
 	writeOK(w, r, http.StatusOK, wire.Erasure{Reference: rec.Reference, Status: string(rec.Status),
 		IsDataDownloadable: rec.Downloadable, ErasedTime: formatTime(rec.ErasedAt), Msg: msg})

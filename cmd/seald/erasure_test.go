@@ -102,6 +102,9 @@ func TestErasure(t *testing.T) {
 	if r := in.post("/authentication/erase", map[string]any{"reference": ref}); r.Status != 400 || !strings.Contains(string(r.Raw), "reason") {
 		t.Errorf("erasure without a reason: %d %s, want 400 naming reason", r.Status, r.Raw)
 	}
+	if r := in.post("/authentication/erase", map[string]any{"reference": ref, "reason": "x", "extra": 1}); r.Status != 400 || !strings.Contains(string(r.Raw), "extra") {
+		t.Errorf("erasure with an unknown member: %d %s, want 400 naming it", r.Status, r.Raw)
+	}
 	if st := in.get("/authentication-status/get/status?reference=" + ref); field(st.Body, "data.erased_time") != nil {
 		t.Fatalf("refused erasures erased the record: %s", st.Raw)
 	}

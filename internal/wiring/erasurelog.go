@@ -40,19 +40,45 @@ func (l *ErasureLog) Append(ctx context.Context, reference string, at time.Time)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	_, err := os.Stat(l.path)
+	created := errors.Is(err, os.ErrNotExist)
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(f, "%s %s\n", at.UTC().Format(time.RFC3339Nano), reference)
+	line := fmt.Sprintf("%s %s\n", at.UTC().Format(time.RFC3339Nano), reference)
+	// A crash in an earlier append may have left a torn last line: this one starts on a line of its own
+	// rather than merging with it.
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+			line = "\n" + line
+		}
+	}
+	_, err = f.WriteString(line)
 	if err == nil {
 		err = f.Sync()
 	}
-	return errors.Join(err, f.Close())
+	err = errors.Join(err, f.Close())
+	if err == nil && created {
+		// The file's name must be durable too, or a crash could lose the whole log with its entry.
+		err = syncDir(filepath.Dir(l.path))
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // References returns the references of every whole line, oldest first; a torn last line (a crash while it
-// was written, before the erasure it announced was committed) is skipped.
+// was written, before the erasure it announced was committed) is skipped, and Append starts the next line
+// after it.
 func (l *ErasureLog) References(ctx context.Context) ([]string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -72,8 +98,14 @@ func (l *ErasureLog) References(ctx context.Context) ([]string, error) {
 		if err != nil {
 			break // EOF: a last line without its newline is torn
 		}
-		_, ref, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
-		if !ok || ref == "" || seen[ref] {
+		// The reference is the line's last field: a line written by an earlier version after a torn one is
+		// merged with it ("<time> <torn reference><time> <reference>"), and its own reference is last.
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		ref := f[len(f)-1]
+		if seen[ref] {
 			continue
 		}
 		seen[ref] = true
