@@ -141,3 +141,36 @@ func TestDeleteReachesMigratedFlatfs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDeleteScrub measures Delete with its scrub (flush, compaction of the block's range, cleanup) in a
+// store of 10,000 envelopes of 2 KiB spread over its tables; docs/privacy.md gives the figures.
+func BenchmarkDeleteScrub(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	e, err := ipfs.OpenEmbedded(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cids []string
+	for i := range 10000 {
+		c, err := e.Put(ctx, randomBytes(2048, uint64(i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		cids = append(cids, c)
+	}
+	if err := e.Close(); err != nil { // everything into tables
+		b.Fatal(err)
+	}
+	if e, err = ipfs.OpenEmbedded(dir); err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	i := 0
+	for b.Loop() {
+		if err := e.Delete(ctx, cids[i%len(cids)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
