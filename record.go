@@ -91,7 +91,7 @@ type Record struct {
 	IsSigned     bool
 	HasPassword  bool
 	Downloadable bool
-	PasswordHash string // an encoded scrypt hash; empty without a password
+	PasswordHash string // an encoded Argon2id hash; empty without a password
 	// DataKey is the record's data key wrapped by the master key (secret.Keys.SealDetached), kept here and
 	// not in the envelope on IPFS, so that erasing it makes every copy of the envelope undecryptable. Empty
 	// for records sealed before issue 19 (their key is inside the envelope) and once erased.
