@@ -85,8 +85,31 @@ func (b *fakeBlobs) Get(ctx context.Context, cid string) ([]byte, error) {
 
 type fakeMailer struct {
 	faults
-	mu   sync.Mutex
-	sent []*seald.Mail
+	mu     sync.Mutex
+	sent   []*seald.Mail
+	erased []string // references EraseMail was called for, as an outbox keeps messages
+}
+
+func (m *fakeMailer) EraseMail(ctx context.Context, reference string) error {
+	if err := m.take("erase"); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.erased = append(m.erased, reference)
+	return nil
+}
+
+func (m *fakeMailer) erasedOf(ref string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, r := range m.erased {
+		if r == ref {
+			n++
+		}
+	}
+	return n
 }
 
 func (m *fakeMailer) Send(ctx context.Context, mail *seald.Mail) (string, error) {

@@ -1,0 +1,58 @@
+package pipeline_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"seald.dev/seald"
+)
+
+// The erase job deletes the stored copy, takes the record's messages out of a mailer that keeps them
+// (retrying when that fails), and only then ends with a record.erased event for the project's webhooks.
+func TestPipelineEraseRemovesMailAndSendsEvent(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	e.svc.Webhooks = e.store.(seald.Webhooks)
+	hook, _, err := e.svc.CreateWebhook(ctx, e.caller, seald.WebhookRequest{URL: "https://hooks.example.com/seald",
+		Events: []string{string(seald.EventRecordErased)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.seal(1)
+	kept := e.seal(2)
+	e.start(2)
+	done := e.waitState(r.Reference, seald.StateCompleted)
+	e.waitState(kept.Reference, seald.StateCompleted)
+	e.mailer.set("erase", 2, errors.New("outbox: disk full"))
+	if _, erased, err := e.svc.Erase(ctx, e.caller, r.Reference, "asked"); err != nil || !erased {
+		t.Fatalf("Erase = %v, %v", erased, err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	var ds []*seald.Delivery
+	for len(ds) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no record.erased delivery; mail erased %d times", e.mailer.erasedOf(r.Reference))
+		}
+		time.Sleep(5 * time.Millisecond)
+		if ds, err = e.store.(seald.Webhooks).Deliveries(ctx, hook.ID, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(ds) != 1 || ds[0].EventType != seald.EventRecordErased || ds[0].Reference != r.Reference {
+		t.Errorf("deliveries %+v, want one record.erased of %s", ds, r.Reference)
+	}
+	if n := e.mailer.erasedOf(r.Reference); n != 1 {
+		t.Errorf("EraseMail succeeded %d times for the erased record, want 1 (after two failures)", n)
+	}
+	if n := e.mailer.erasedOf(kept.Reference); n != 0 {
+		t.Errorf("EraseMail called for the record not erased")
+	}
+	if _, err := e.blobs.Get(ctx, done.CID); seald.ErrorCode(err) != seald.ENOTFOUND {
+		t.Errorf("the stored copy is still there: %v", err)
+	}
+	got, err := e.store.Record(ctx, r.Reference)
+	if err != nil || got.Mail != nil {
+		t.Errorf("the erased record's mail request: %+v, %v; want none", got.Mail, err)
+	}
+}
