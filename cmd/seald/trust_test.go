@@ -162,7 +162,8 @@ func TestTrustKeyLifecycle(t *testing.T) {
 	if !strings.Contains(string(trustDoc), `"status": "compromised"`) {
 		t.Fatalf("the trust root does not list the compromised key:\n%s", trustDoc)
 	}
-	trust = writeTemp(t, "trust.json", trustDoc)
+	trust = filepath.Join(t.TempDir(), "exported.json") // as an operator hands it over
+	operator(t, "trust", "export", "--url", in.URL, "--out", trust)
 	_, code, err = proofCLI(t, old, "--rpc", rpc, "--trust", trust)
 	if code != exitInvalid || !strings.Contains(err.Error(), "signing key "+oldID+" is marked compromised") {
 		t.Errorf("a bundle of the compromised key: exit %d %v", code, err)
