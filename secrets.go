@@ -54,6 +54,10 @@ type Secrets interface {
 	Signer
 	// SigningKeys lists every signing key, the current one first, retired ones after it.
 	SigningKeys() []SigningKey
+	// SignAll signs a digest with every signing key not marked compromised, for the trust root.
+	SignAll(digest []byte) []KeySignature
+	// RetiredContracts lists the contracts the issuer anchored on before its current ones.
+	RetiredContracts() []ContractRange
 	KeyWrapper
 	EnvelopeSealer
 	OVICodec
@@ -67,4 +71,13 @@ type SigningKey struct {
 	Current bool
 	Created time.Time // zero for a key from before rotation
 	Retired time.Time // zero while current
+	// Compromised is when the operator marked the key compromised (`seald keys compromised`); zero if never.
+	// Verifiers refuse every bundle such a key signed.
+	Compromised time.Time
+}
+
+// KeySignature is a signature by one signing key, named by its KeyID.
+type KeySignature struct {
+	KeyID     string
+	Signature []byte
 }

@@ -3,36 +3,60 @@ package seald
 import (
 	"cmp"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
+
+	"seald.dev/seald/jcs"
 )
 
-// TrustRootVersion is the format version of trust root documents.
-const TrustRootVersion = 1
+// TrustRootVersion is the format version of trust root documents. Version 1 (no key dates, one contract per
+// network, unsigned) is refused: it trusted a retired key for ever and a moved contract not at all.
+const TrustRootVersion = 2
 
-// TrustRoot is an issuer's published identity: for each network the chain, contract and anchoring address
-// it uses, and every key it signs proof bundles with, retired ones included so that old bundles still
-// verify. A verifier gets it from the issuer once, by a channel it trusts (/.well-known/seald-trust.json
-// over HTTPS, or `seald trust export` handed over), and checks every bundle against it instead of against
-// what the bundle says of itself: anyone can deploy a SealRegistry and sign a bundle with a key of their own.
+// TrustRoot is an issuer's published identity: for each network the chain and every contract it anchored
+// on, with the anchoring address and the blocks in which it did, and every key it signs proof bundles with,
+// with when each became current, was retired or was marked compromised. A verifier gets it from the issuer
+// by a channel it trusts (/.well-known/seald-trust.json over HTTPS, pinned at the first fetch, or `seald
+// trust export` handed over), and checks every bundle against it instead of against what the bundle says of
+// itself: anyone can deploy a SealRegistry and sign a bundle with a key of their own. The document is signed
+// by every key of the issuer not marked compromised, so that a verifier who pinned an earlier root can tell
+// that a changed one comes from the same issuer (TrustRoot.Continues).
 type TrustRoot struct {
-	Version  int            `json:"version"`
-	Issuer   string         `json:"issuer"` // the service's public URL
-	Networks []TrustNetwork `json:"networks"`
-	Keys     []TrustKey     `json:"keys"`
+	Version    int              `json:"version"`
+	Issuer     string           `json:"issuer"` // the service's public URL
+	Networks   []TrustNetwork   `json:"networks"`
+	Keys       []TrustKey       `json:"keys"`
+	Signatures []TrustSignature `json:"signatures,omitempty"`
+
+	digest [32]byte // TrustRootDigest of the document as read or made
 }
 
-// TrustNetwork is where an issuer anchors on one network.
+// TrustNetwork is where an issuer anchors, or anchored, on one chain of a network.
 type TrustNetwork struct {
-	Network     string `json:"network"`     // POLYGON or EOS
-	ChainID     string `json:"chain_id"`    // decimal EIP-155 chain id
-	ChainName   string `json:"chain_name"`  // Chain.Name
-	Contract    string `json:"contract"`    // SealRegistry address
-	Anchorer    string `json:"anchorer"`    // the address that sends the anchoring transactions
-	Development bool   `json:"development"` // seald's embedded development chain: proves nothing beyond the machine
+	Network   string `json:"network"`    // POLYGON or EOS
+	ChainID   string `json:"chain_id"`   // decimal EIP-155 chain id
+	ChainName string `json:"chain_name"` // Chain.Name
+	// Contract and Anchorer are the ones the issuer anchors with now, for people; empty when it no longer
+	// anchors on this chain. Verifiers use Contracts.
+	Contract    string          `json:"contract,omitempty"`
+	Anchorer    string          `json:"anchorer,omitempty"`
+	Development bool            `json:"development"` // seald's embedded development chain: proves nothing beyond the machine
+	Contracts   []TrustContract `json:"contracts"`
+}
+
+// TrustContract is one contract an issuer anchored on, the address that sent its anchoring transactions, and
+// the blocks in which it did: an anchor on it outside [FromBlock, ToBlock] is not the issuer's.
+type TrustContract struct {
+	Contract  string  `json:"contract"`
+	Anchorer  string  `json:"anchorer"`
+	FromBlock uint64  `json:"from_block"`
+	ToBlock   *uint64 `json:"to_block"` // null: the issuer still anchors on it
 }
 
 // TrustKey is one signing key of an issuer.
@@ -40,38 +64,155 @@ type TrustKey struct {
 	KeyID     string `json:"key_id"`     // KeyID of the public key
 	Algorithm string `json:"algorithm"`  // Ed25519
 	PublicKey string `json:"public_key"` // base64 (std) raw public key
-	// Status is "current" for the key that signs now, "retired" for one that signed before: bundles it
-	// signed stay valid.
-	Status string `json:"status"`
+	// Status is "current" for the key that signs now; "retired" for one that signed before, trusted only for
+	// anchors made before RetiredAt; "compromised" for one trusted for nothing.
+	Status        string     `json:"status"`
+	CurrentFrom   *time.Time `json:"current_from,omitempty"` // when it became current; absent for a key from before rotation
+	RetiredAt     *time.Time `json:"retired_at,omitempty"`
+	CompromisedAt *time.Time `json:"compromised_at,omitempty"`
 }
 
-// TrustRoot returns the service's trust root document.
+// TrustSignature is one key's Ed25519 signature over TrustRootDigest, base64 (std).
+type TrustSignature struct {
+	KeyID     string `json:"key_id"`
+	Signature string `json:"signature"`
+}
+
+// ContractRange is a contract an issuer anchored on within a block range, as the secrets file keeps the
+// retired ones (`seald trust retire-contract`).
+type ContractRange struct {
+	Network   string  `json:"network"`
+	ChainID   string  `json:"chain_id"`
+	Contract  string  `json:"contract"`
+	Anchorer  string  `json:"anchorer"`
+	FromBlock uint64  `json:"from_block"`
+	ToBlock   *uint64 `json:"to_block"`
+}
+
+// Validate checks a range's form: a known network, a decimal chain id, 0x addresses and FromBlock <= ToBlock.
+func (c ContractRange) Validate() error {
+	if c.Network != NetworkPolygon && c.Network != NetworkEOS {
+		return Errorf(EINVALID, "network must be POLYGON or EOS, not %q", c.Network)
+	}
+	if _, err := strconv.ParseUint(c.ChainID, 10, 64); err != nil {
+		return Errorf(EINVALID, "chain id %q is not a decimal number", c.ChainID)
+	}
+	for _, a := range []struct{ name, v string }{{"contract", c.Contract}, {"anchorer", c.Anchorer}} {
+		if len(a.v) != 42 || !strings.HasPrefix(a.v, "0x") {
+			return Errorf(EINVALID, "%s %q is not a 0x address", a.name, a.v)
+		}
+	}
+	if c.ToBlock != nil && *c.ToBlock < c.FromBlock {
+		return Errorf(EINVALID, "block range %d to %d is empty", c.FromBlock, *c.ToBlock)
+	}
+	return nil
+}
+
+// TrustRoot returns the service's trust root document, signed.
 func (s *Service) TrustRoot() *TrustRoot {
 	t := &TrustRoot{Version: TrustRootVersion, Issuer: strings.TrimRight(s.PublicURL, "/"), Networks: []TrustNetwork{}}
-	for _, ch := range s.Chains {
-		t.Networks = append(t.Networks, TrustNetwork{Network: ch.Network, ChainID: ch.ChainID, ChainName: ch.Name(),
-			Contract: ch.Contract, Anchorer: ch.Anchorer, Development: ch.Development})
-	}
-	sort.Slice(t.Networks, func(i, j int) bool { return t.Networks[i].Network < t.Networks[j].Network })
-	for _, k := range s.Secrets.SigningKeys() {
-		status := "retired"
-		if k.Current {
-			status = "current"
+	retired := s.Secrets.RetiredContracts()
+	network := func(name, chainID string) *TrustNetwork {
+		for i := range t.Networks {
+			if t.Networks[i].Network == name && t.Networks[i].ChainID == chainID {
+				return &t.Networks[i]
+			}
 		}
-		t.Keys = append(t.Keys, TrustKey{KeyID: k.ID, Algorithm: "Ed25519", PublicKey: base64.StdEncoding.EncodeToString(k.Public), Status: status})
+		t.Networks = append(t.Networks, TrustNetwork{Network: name, ChainID: chainID,
+			ChainName: Chain{Network: name, ChainID: chainID}.Name(), Contracts: []TrustContract{}})
+		return &t.Networks[len(t.Networks)-1]
+	}
+	for _, c := range retired {
+		n := network(c.Network, c.ChainID)
+		n.Contracts = append(n.Contracts, TrustContract{Contract: c.Contract, Anchorer: c.Anchorer, FromBlock: c.FromBlock, ToBlock: c.ToBlock})
+	}
+	for _, ch := range s.Chains {
+		n := network(ch.Network, ch.ChainID)
+		n.ChainName, n.Development = ch.Name(), ch.Development
+		// The current contract's range starts after the last retired one of its chain ended: anchors on it
+		// before then were not the issuer's. A contract the operator retired stays retired even when an
+		// instance still runs with it: its later anchors are refused, which is what retiring it means.
+		from, listed := uint64(0), false
+		for _, c := range n.Contracts {
+			if c.ToBlock != nil && *c.ToBlock+1 > from {
+				from = *c.ToBlock + 1
+			}
+			listed = listed || strings.EqualFold(c.Contract, ch.Contract)
+		}
+		if !listed {
+			n.Contract, n.Anchorer = ch.Contract, ch.Anchorer
+			n.Contracts = append(n.Contracts, TrustContract{Contract: ch.Contract, Anchorer: ch.Anchorer, FromBlock: from})
+		}
+	}
+	slices.SortFunc(t.Networks, func(a, b TrustNetwork) int {
+		return cmp.Or(cmp.Compare(a.Network, b.Network), cmp.Compare(a.ChainID, b.ChainID))
+	})
+	for i := range t.Networks {
+		slices.SortStableFunc(t.Networks[i].Contracts, func(a, b TrustContract) int { return cmp.Compare(a.FromBlock, b.FromBlock) })
+	}
+	for _, k := range s.Secrets.SigningKeys() {
+		tk := TrustKey{KeyID: k.ID, Algorithm: "Ed25519", PublicKey: base64.StdEncoding.EncodeToString(k.Public),
+			Status: "retired", CurrentFrom: seconds(k.Created), RetiredAt: seconds(k.Retired), CompromisedAt: seconds(k.Compromised)}
+		switch {
+		case !k.Compromised.IsZero():
+			tk.Status = "compromised"
+		case k.Current:
+			tk.Status = "current"
+		case k.Retired.IsZero():
+			// A retired key of a file from before key dates: trusted for no anchor rather than for all.
+			tk.RetiredAt = seconds(time.Unix(0, 0))
+		}
+		t.Keys = append(t.Keys, tk)
+	}
+	b, _ := json.Marshal(t)
+	t.digest, _ = TrustRootDigest(b) // t's own JSON always has a canonical form
+	for _, sig := range s.Secrets.SignAll(t.digest[:]) {
+		t.Signatures = append(t.Signatures, TrustSignature{KeyID: sig.KeyID, Signature: base64.StdEncoding.EncodeToString(sig.Signature)})
 	}
 	return t
 }
 
+// seconds is t in UTC to the second, nil when zero: block times are whole seconds, and a verifier in another
+// language compares them with these without parsing fractions.
+func seconds(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Truncate(time.Second)
+	return &s
+}
+
+// TrustRootDigest is what the issuer's keys sign: SHA-256 of "seald trust root v2\n" followed by the RFC
+// 8785 canonical JSON of the document without its signatures member. It is computed from the document as
+// received, so members a verifier does not know are covered too.
+func TrustRootDigest(doc []byte) ([32]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &m); err != nil {
+		return [32]byte{}, err
+	}
+	delete(m, "signatures")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	c, err := jcs.Canonicalize(b)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(append([]byte("seald trust root v2\n"), c...)), nil
+}
+
 // ParseTrustRoot decodes a trust root document and checks its shape: a listed key whose id does not name its
-// public key, or a network without its chain id, contract or anchoring address, is EINVALID.
+// public key, a retired key without its retirement time, or a network without its chain id or contracts, is
+// EINVALID. Its signatures are checked by SignedBy and Continues, not here: a file a verifier edited by hand
+// is theirs to trust.
 func ParseTrustRoot(b []byte) (*TrustRoot, error) {
 	var t TrustRoot
 	if err := json.Unmarshal(b, &t); err != nil {
 		return nil, Errorf(EINVALID, "not a trust root document: %v", err)
 	}
 	if t.Version != TrustRootVersion {
-		return nil, Errorf(EINVALID, "trust root version %d is not supported (want %d)", t.Version, TrustRootVersion)
+		return nil, Errorf(EINVALID, "trust root version %d is not supported (want %d): fetch the issuer's current one", t.Version, TrustRootVersion)
 	}
 	if len(t.Keys) == 0 || len(t.Networks) == 0 {
 		return nil, Errorf(EINVALID, "the trust root lists no keys or no networks")
@@ -84,41 +225,170 @@ func ParseTrustRoot(b []byte) (*TrustRoot, error) {
 		if KeyID(pub) != k.KeyID {
 			return nil, Errorf(EINVALID, "trust root: key_id %q does not name its public key", k.KeyID)
 		}
+		switch {
+		case k.Status == "retired" && k.RetiredAt == nil:
+			return nil, Errorf(EINVALID, "trust root: retired key %s has no retired_at", k.KeyID)
+		case k.Status != "current" && k.Status != "retired" && k.Status != "compromised":
+			return nil, Errorf(EINVALID, "trust root: key %s has status %q (current, retired or compromised)", k.KeyID, k.Status)
+		}
 	}
 	for _, n := range t.Networks {
-		if n.ChainID == "" || n.Contract == "" || n.Anchorer == "" {
-			return nil, Errorf(EINVALID, "trust root: network %s lacks its chain_id, contract or anchorer", n.Network)
+		if n.ChainID == "" || len(n.Contracts) == 0 {
+			return nil, Errorf(EINVALID, "trust root: network %s lacks its chain_id or contracts", n.Network)
 		}
+		for _, c := range n.Contracts {
+			if c.Contract == "" || c.Anchorer == "" || c.ToBlock != nil && *c.ToBlock < c.FromBlock {
+				return nil, Errorf(EINVALID, "trust root: a contract of network %s lacks its address or anchorer, or has an empty block range", n.Network)
+			}
+		}
+	}
+	var err error
+	if t.digest, err = TrustRootDigest(b); err != nil {
+		return nil, Errorf(EINVALID, "trust root: %v", err)
 	}
 	return &t, nil
 }
 
-// Check checks a bundle's issuer against the trust root: its chain id and contract are those of a listed
-// network, and its key is a listed one (a version 1 bundle, which has no key id, by its public key). It
-// returns the network, whose anchoring address the caller compares with the anchoring transaction's sender
-// on chain. The bundle's own signature is checked by Proof.VerifySignature.
-func (t *TrustRoot) Check(p *Proof) (*TrustNetwork, error) {
-	var net *TrustNetwork
-	for i, n := range t.Networks {
-		if n.ChainID == p.ChainID && strings.EqualFold(n.Contract, p.Contract) {
-			net = &t.Networks[i]
+// Digest is the root's TrustRootDigest: two roots with the same digest are the same document.
+func (t *TrustRoot) Digest() [32]byte { return t.digest }
+
+// CurrentKey is the key the root lists as current.
+func (t *TrustRoot) CurrentKey() (TrustKey, bool) {
+	for _, k := range t.Keys {
+		if k.Status == "current" {
+			return k, true
 		}
 	}
-	if net == nil {
+	return TrustKey{}, false
+}
+
+// SignedBy reports whether the root carries a valid signature by key k (which may be listed by another root).
+func (t *TrustRoot) SignedBy(k TrustKey) bool {
+	pub, err := base64.StdEncoding.DecodeString(k.PublicKey)
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		return false
+	}
+	for _, s := range t.Signatures {
+		sig, err := base64.StdEncoding.DecodeString(s.Signature)
+		if err == nil && s.KeyID == k.KeyID && ed25519.Verify(pub, t.digest[:], sig) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckSigned checks that the root is signed by the key it lists as current, as every root seald serves is.
+func (t *TrustRoot) CheckSigned() error {
+	k, ok := t.CurrentKey()
+	if !ok {
+		return Errorf(EINVALID, "the trust root lists no current key")
+	}
+	if !t.SignedBy(k) {
+		return Errorf(EINVALID, "the trust root is not signed by its current key %s", k.KeyID)
+	}
+	return nil
+}
+
+// Continues reports whether t may replace pinned: it is signed by the key pinned lists as current. After a
+// rotation the issuer signs its new root with the retired key too, so a pin survives any number of rotations
+// as long as the key it trusted was not marked compromised.
+func (t *TrustRoot) Continues(pinned *TrustRoot) error {
+	k, ok := pinned.CurrentKey()
+	if !ok {
+		return Errorf(EINVALID, "the pinned trust root lists no current key")
+	}
+	if !t.SignedBy(k) {
+		return Errorf(EINVALID, "it is not signed by key %s, the current key of the pinned trust root", k.KeyID)
+	}
+	return nil
+}
+
+// TrustMatch is what a bundle matched in a trust root: the network, the contract range and the key. What
+// only the chain can tell (who sent the anchor, and when) is checked by CheckChain.
+type TrustMatch struct {
+	Network  *TrustNetwork
+	Contract TrustContract
+	Key      TrustKey
+}
+
+// Check checks a bundle's issuer against the trust root: its chain id and contract are those of a listed
+// network, its anchor's block is within the contract's range, and its key is a listed one not marked
+// compromised (a version 1 bundle, which has no key id, by its public key). The bundle's block number is
+// its claim until the chain confirms it (evm.CheckProof); then CheckChain does the rest. The bundle's own
+// signature is checked by Proof.VerifySignature.
+func (t *TrustRoot) Check(p *Proof) (*TrustMatch, error) {
+	var m TrustMatch
+	var ranges []string
+	for i, n := range t.Networks {
+		if n.ChainID != p.ChainID {
+			continue
+		}
+		for _, c := range n.Contracts {
+			if !strings.EqualFold(c.Contract, p.Contract) {
+				continue
+			}
+			if p.BlockNumber >= c.FromBlock && (c.ToBlock == nil || p.BlockNumber <= *c.ToBlock) {
+				m.Network, m.Contract = &t.Networks[i], c
+			}
+			ranges = append(ranges, c.blocks())
+		}
+	}
+	if m.Network == nil && ranges == nil {
 		return nil, fmt.Errorf("chain %s and contract %s are not the issuer's (%s)", p.ChainID, p.Contract, t.describeNetworks())
 	}
+	if m.Network == nil {
+		return nil, fmt.Errorf("contract %s anchored for the issuer only in %s, and this bundle's anchor is in block %d: "+
+			"an anchor outside that range is not the issuer's", p.Contract, strings.Join(ranges, " and "), p.BlockNumber)
+	}
 	for _, k := range t.Keys {
-		if k.PublicKey == p.PublicKey && (p.Version < 2 || k.KeyID == p.KeyID) {
-			return net, nil
+		if k.PublicKey != p.PublicKey || p.Version >= 2 && k.KeyID != p.KeyID {
+			continue
 		}
+		if k.Status == "compromised" {
+			since := ""
+			if k.CompromisedAt != nil {
+				since = " since " + k.CompromisedAt.Format(time.RFC3339)
+			}
+			return nil, fmt.Errorf("signing key %s is marked compromised by the issuer%s: no bundle it signed is trusted; "+
+				"fetch a fresh bundle from the issuer", k.KeyID, since)
+		}
+		m.Key = k
+		return &m, nil
 	}
 	return nil, fmt.Errorf("signing key %s is not one the issuer lists", cmp.Or(p.KeyID, p.PublicKey))
+}
+
+// CheckChain checks what only the chain can tell, once it has confirmed the bundle's transaction and block:
+// the anchoring transaction was sent by the contract's anchoring address, and a retired key signed the bundle
+// of an anchor made before the key's retirement (the anchor's block time against retired_at, to the second;
+// a block made the second of the retirement is after it).
+func (m *TrustMatch) CheckChain(p *Proof, sender string, anchored time.Time) error {
+	if !strings.EqualFold(sender, m.Contract.Anchorer) {
+		return fmt.Errorf("its anchoring transaction was sent by %s, not by the issuer's anchoring address %s", sender, m.Contract.Anchorer)
+	}
+	if m.Key.Status == "retired" && m.Key.RetiredAt != nil && !anchored.Before(*m.Key.RetiredAt) {
+		return fmt.Errorf("signing key %s was retired at %s, and this bundle's anchor (block %d) was made at %s, after it: "+
+			"a retired key is trusted only for anchors made before its retirement; fetch a fresh bundle from the issuer",
+			m.Key.KeyID, m.Key.RetiredAt.Format(time.RFC3339), p.BlockNumber, anchored.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+func (c TrustContract) blocks() string {
+	if c.ToBlock == nil {
+		return fmt.Sprintf("blocks from %d", c.FromBlock)
+	}
+	return fmt.Sprintf("blocks %d to %d", c.FromBlock, *c.ToBlock)
 }
 
 func (t *TrustRoot) describeNetworks() string {
 	var out []string
 	for _, n := range t.Networks {
-		out = append(out, fmt.Sprintf("%s: chain %s, contract %s", n.Network, n.ChainID, n.Contract))
+		var cs []string
+		for _, c := range n.Contracts {
+			cs = append(cs, c.Contract)
+		}
+		out = append(out, fmt.Sprintf("%s: chain %s, contract %s", n.Network, n.ChainID, strings.Join(cs, ", ")))
 	}
 	return strings.Join(out, "; ")
 }

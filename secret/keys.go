@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,11 @@ type Keys struct {
 	ovi [32]byte
 	// signers sign record digests (is_signed); their public halves are published in the trust root.
 	signers []signingKey
+	// contracts are the contracts the issuer anchored on before its current ones, with the blocks in which
+	// it did (RetireContract): the trust root lists them so that their bundles keep verifying, within the
+	// range only. They live here, beside the signing keys, because together they are the issuer's identity
+	// and the file is already the one every instance shares.
+	contracts []seald.ContractRange
 
 	once    sync.Once
 	hashing chan struct{} // a slot per password hash the memory budget allows (password.go)
@@ -47,9 +53,10 @@ type masterKey struct {
 }
 
 type signingKey struct {
-	priv    ed25519.PrivateKey
-	created time.Time
-	retired time.Time // zero while current
+	priv        ed25519.PrivateKey
+	created     time.Time
+	retired     time.Time // zero while current
+	compromised time.Time // zero unless marked compromised (Compromise)
 }
 
 // masterKeyID names a master key without revealing it: 16 hex digits of a domain-separated SHA-256.
@@ -129,6 +136,9 @@ type file struct {
 	MasterKeys  []fileMaster  `json:"master_keys"`
 	OVI         []byte        `json:"ovi_key"`
 	SigningKeys []fileSigning `json:"signing_keys"`
+	// RetiredContracts was added within version 2: a file without it has none, and an earlier seald
+	// ignores it.
+	RetiredContracts []seald.ContractRange `json:"retired_contracts,omitempty"`
 }
 
 type fileMaster struct {
@@ -142,6 +152,8 @@ type fileSigning struct {
 	Seed    []byte     `json:"seed"`
 	Created time.Time  `json:"created"`
 	Retired *time.Time `json:"retired,omitempty"`
+	// Compromised was added within version 2; an earlier seald reads such a key as retired.
+	Compromised *time.Time `json:"compromised,omitempty"`
 }
 
 var errSecretsFile = errors.New("not a valid secrets file")
@@ -189,8 +201,17 @@ func Parse(b []byte) (*Keys, error) {
 		if fs.Retired != nil {
 			sg.retired = *fs.Retired
 		}
+		if fs.Compromised != nil {
+			sg.compromised = *fs.Compromised
+		}
 		k.signers = append(k.signers, sg)
 	}
+	for _, c := range f.RetiredContracts {
+		if err := c.Validate(); err != nil {
+			return nil, errSecretsFile
+		}
+	}
+	k.contracts = f.RetiredContracts
 	return k, nil
 }
 
@@ -206,8 +227,13 @@ func (k *Keys) Marshal() ([]byte, error) {
 			r := sg.retired
 			fs.Retired = &r
 		}
+		if !sg.compromised.IsZero() {
+			c := sg.compromised
+			fs.Compromised = &c
+		}
 		f.SigningKeys = append(f.SigningKeys, fs)
 	}
+	f.RetiredContracts = k.contracts
 	b, err := json.MarshalIndent(f, "", "  ")
 	return append(b, '\n'), err
 }
@@ -231,9 +257,74 @@ func (k *Keys) SigningKeys() []seald.SigningKey {
 	out := make([]seald.SigningKey, len(k.signers))
 	for i, sg := range k.signers {
 		out[i] = seald.SigningKey{ID: seald.KeyID(sg.public()), Public: sg.public(), Current: i == 0,
-			Created: sg.created, Retired: sg.retired}
+			Created: sg.created, Retired: sg.retired, Compromised: sg.compromised}
 	}
 	return out
+}
+
+// SignAll signs a digest with every signing key not marked compromised, the current one first: the trust
+// root carries these signatures so that a verifier who pinned an earlier root, whose current key is now
+// retired, can tell the new root comes from the same issuer.
+func (k *Keys) SignAll(digest []byte) []seald.KeySignature {
+	var out []seald.KeySignature
+	for _, sg := range k.signers {
+		if sg.compromised.IsZero() {
+			out = append(out, seald.KeySignature{KeyID: seald.KeyID(sg.public()), Signature: ed25519.Sign(sg.priv, digest)})
+		}
+	}
+	return out
+}
+
+// Compromise marks the signing key with this id compromised: the trust root then says so and verifiers
+// refuse every bundle it signed, and it signs nothing more (not even the trust root). When it is the current
+// key, a new one is made current first (rotated reports so). Marking a key twice keeps the first time.
+func (k *Keys) Compromise(id string) (rotated bool, err error) {
+	i := -1
+	for j, sg := range k.signers {
+		if seald.KeyID(sg.public()) == id {
+			i = j
+		}
+	}
+	if i < 0 {
+		return false, fmt.Errorf("no signing key %q in the secrets file", id)
+	}
+	if !k.signers[i].compromised.IsZero() {
+		return false, nil
+	}
+	if i == 0 {
+		if err := k.Rotate(false, true); err != nil {
+			return false, err
+		}
+		i, rotated = 1, true
+	}
+	k.signers[i].compromised = time.Now().UTC()
+	return rotated, nil
+}
+
+// RetiredContracts lists the contracts the issuer anchored on before (RetireContract), in the order they
+// were retired.
+func (k *Keys) RetiredContracts() []seald.ContractRange {
+	return append([]seald.ContractRange(nil), k.contracts...)
+}
+
+// RetireContract records that the issuer anchored on a contract only within a block range and no longer
+// does: the trust root lists it so that bundles of that range keep verifying and any anchor outside it is
+// refused. Recording the same contract of the same chain again replaces its range.
+func (k *Keys) RetireContract(c seald.ContractRange) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if c.ToBlock == nil {
+		return errors.New("a retired contract needs the last block it anchored in")
+	}
+	for i, old := range k.contracts {
+		if old.Network == c.Network && old.ChainID == c.ChainID && strings.EqualFold(old.Contract, c.Contract) {
+			k.contracts[i] = c
+			return nil
+		}
+	}
+	k.contracts = append(k.contracts, c)
+	return nil
 }
 
 // master returns the master key with this id.

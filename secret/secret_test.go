@@ -170,3 +170,46 @@ func TestKeysBeforeRotationStillOpen(t *testing.T) {
 		t.Errorf("new envelope: %q %v", got, err)
 	}
 }
+
+// TestSecretsFileKeepsTrustHistory: a key marked compromised and a retired contract survive the secrets
+// file, and a compromised key signs nothing more, the trust root included.
+func TestSecretsFileKeepsTrustHistory(t *testing.T) {
+	k, err := secret.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := k.SigningKeys()[0].ID
+	if err := k.Rotate(false, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Compromise(first); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Compromise("0000000000000000"); err == nil {
+		t.Error("an unknown key id was marked compromised")
+	}
+	to := uint64(99)
+	c := seald.ContractRange{Network: "POLYGON", ChainID: "137", Contract: "0x00000000000000000000000000000000000000Aa",
+		Anchorer: "0x00000000000000000000000000000000000000bB", ToBlock: &to}
+	if err := k.RetireContract(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.RetireContract(seald.ContractRange{Network: "POLYGON", ChainID: "137", Contract: "0x1", Anchorer: c.Anchorer, ToBlock: &to}); err == nil {
+		t.Error("a contract that is not an address was retired")
+	}
+	b, _ := k.Marshal()
+	k, err = secret.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := k.SigningKeys()
+	if len(keys) != 2 || keys[1].ID != first || keys[1].Compromised.IsZero() || !keys[0].Compromised.IsZero() {
+		t.Errorf("signing keys after reload: %+v", keys)
+	}
+	if sigs := k.SignAll([]byte("digest")); len(sigs) != 1 || sigs[0].KeyID != keys[0].ID {
+		t.Errorf("SignAll with one key compromised: %+v", sigs)
+	}
+	if got := k.RetiredContracts(); len(got) != 1 || got[0].Contract != c.Contract || *got[0].ToBlock != 99 {
+		t.Errorf("retired contracts after reload: %+v", got)
+	}
+}

@@ -355,7 +355,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("public key: %d %s", r.Status, r.Raw)
 		}
 		if r := in.call("GET", "/.well-known/seald-trust.json", "", "", "", nil); r.Status != 200 ||
-			field(r.Body, "version") != float64(1) || !strings.Contains(string(r.Raw), `"development": true`) {
+			field(r.Body, "version") != float64(2) || !strings.Contains(string(r.Raw), `"development": true`) {
 			t.Errorf("trust root: %d %s", r.Status, r.Raw)
 		}
 		if r := in.call("GET", "/readyz", "", "", "", nil); r.Status != 200 || r.Body["success"] != true {

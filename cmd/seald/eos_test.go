@@ -140,8 +140,9 @@ func TestEOSOnEOSEVMStandIn(t *testing.T) {
 
 	bundle := writeTemp(t, "proof.json", proof.Raw)
 	trust := in.URL + "/.well-known/seald-trust.json"
+	pins := []string{"SEALD_TRUST_PIN_DIR=" + t.TempDir()} // not the user's own pins
 	t.Run("proof verify against the stand-in", func(t *testing.T) {
-		out, code := runBinary(t, bin, nil, "proof", "verify", bundle, "--rpc", eos.URL, "--trust", trust)
+		out, code := runBinary(t, bin, pins, "proof", "verify", bundle, "--rpc", eos.URL, "--trust", trust)
 		if code != 0 || !strings.HasPrefix(out, "ok:") || !strings.Contains(out, chainName) {
 			t.Errorf("exit %d\n%s", code, out)
 		}
@@ -154,7 +155,7 @@ func TestEOSOnEOSEVMStandIn(t *testing.T) {
 			t.Errorf("the independent verifier through the stand-in: exit %d %s", code, out)
 		}
 		// The POLYGON node does not hold this proof.
-		if out, code := runBinary(t, bin, nil, "proof", "verify", bundle, "--rpc", polygon.URL, "--trust", trust); code != exitInvalid {
+		if out, code := runBinary(t, bin, pins, "proof", "verify", bundle, "--rpc", polygon.URL, "--trust", trust); code != exitInvalid {
 			t.Errorf("against the POLYGON chain: exit %d\n%s", code, out)
 		}
 	})
@@ -171,7 +172,7 @@ func TestEOSOnEOSEVMStandIn(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		if out, code := runBinary(t, bin, nil, "proof", "verify", bundle, "--rpc", eos.URL, "--trust", trust); code != exitRevoked || !strings.Contains(out, "REVOKED") {
+		if out, code := runBinary(t, bin, pins, "proof", "verify", bundle, "--rpc", eos.URL, "--trust", trust); code != exitRevoked || !strings.Contains(out, "REVOKED") {
 			t.Errorf("proof verify of the revoked token: exit %d\n%s", code, out)
 		}
 	})

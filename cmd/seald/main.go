@@ -49,13 +49,17 @@ commands:
   record suspend|activate|revoke REFERENCE [--reason TEXT]
   record history REFERENCE [--json]       the record's audit trail: each status change, when, by which key, why
   record erase REFERENCE --reason TEXT    destroy the record's data key and stored copy; its proof stays valid
-  proof verify FILE --rpc URL --trust FILE|URL [--data FILE] | --no-trust
+  proof verify FILE --rpc URL --trust FILE|URL [--trust-repin] [--data FILE] | --no-trust
                                           check a proof bundle against the chain and the issuer's
                                           trust root, without seald; exit 0 valid, 1 NOT valid,
-                                          2 could not check, 3 valid but revoked on chain
+                                          2 could not check, 3 valid but revoked on chain; a
+                                          trust root URL is pinned (--trust-pin-dir)
   trust export [--url URL] [--out FILE]   write the issuer's trust root (from a running serve)
+  trust retire-contract --chain-id N --contract A --anchorer A --to-block N [--network N] [--from-block N]
+                                          list a contract no longer anchored on, for its block range only
   keys rotate [--master] [--signing]      make a new master and/or signing key current; old ones are
                                           kept to open and verify what they sealed and signed
+  keys compromised KEY_ID                 mark a signing key compromised: no bundle it signed verifies
 
 API commands (talk to a running serve over HTTP):
   verify --hash H | --reference R | --cid C | --token-id N [--network POLYGON|EOS] | --file data.json | --ovi O [--json]
@@ -126,12 +130,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return proofVerify(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "keys":
-		if sub == "rotate" {
+		switch sub {
+		case "rotate":
 			return keysRotate(ctx, rest[1:], getenv, stdout, stderr)
+		case "compromised":
+			return keysCompromised(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "trust":
-		if sub == "export" {
+		switch sub {
+		case "export":
 			return trustExport(ctx, rest[1:], getenv, stdout, stderr)
+		case "retire-contract":
+			return trustRetireContract(ctx, rest[1:], getenv, stdout, stderr)
 		}
 	case "verify":
 		return verifyCommand(ctx, rest, getenv, stdout, stderr)

@@ -10,7 +10,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -67,6 +66,8 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	rpc := fs.String("rpc", "", "JSON-RPC URL of a node of the bundle's chain")
 	trust := fs.String("trust", "", "the issuer's trust root: a file, or its URL (https://ISSUER"+trustRootSuffix+")")
 	noTrust := fs.Bool("no-trust", false, "check without a trust root: the issuer is then whoever the bundle says")
+	pinDir := fs.String("trust-pin-dir", trustPinDir(), "where trust roots fetched by URL are pinned, one file per origin")
+	repin := fs.Bool("trust-repin", false, "pin the trust root fetched from --trust URL even though it is not signed by the pinned one's key")
 	dataFile := fs.String("data", "", "a file holding the sealed JSON data: its canonical hash must be the bundle's")
 	var file string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -79,7 +80,7 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 		file = fs.Arg(0)
 	}
 	if file == "" || *rpc == "" {
-		return exitWith(exitUnchecked, "usage: seald proof verify FILE --rpc URL (--trust FILE|URL | --no-trust) [--data FILE]")
+		return exitWith(exitUnchecked, "usage: seald proof verify FILE --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]")
 	}
 	if *trust == "" && !*noTrust {
 		return exitWith(exitUnchecked, "no trust root: give --trust with the issuer's trust root (a file, or https://ISSUER%s), "+
@@ -96,13 +97,17 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return exitWith(exitInvalid, "%s: %v", file, seald.ErrorMessage(err))
 	}
-	var root *seald.TrustRoot
-	var network *seald.TrustNetwork
+	var src *trustSource
+	var match *seald.TrustMatch
 	if *trust != "" {
-		if root, err = loadTrustRoot(ctx, *trust); err != nil {
+		if src, err = loadTrust(ctx, *trust, *pinDir, *repin); err != nil {
 			return exitWith(exitUnchecked, "--trust: %v", err)
 		}
-		if network, err = root.Check(p); err != nil {
+		if src.note != "" {
+			// After the verdict, which scripts read first.
+			defer fmt.Fprintln(stderr, src.note)
+		}
+		if match, err = src.root.Check(p); err != nil {
 			return exitWith(exitInvalid, "proof of %s is NOT valid: %v", p.Reference, err)
 		}
 	}
@@ -132,9 +137,10 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return exitWith(exitInvalid, "proof of %s is NOT valid: %v", p.Reference, seald.ErrorMessage(err))
 	}
-	if network != nil && !strings.EqualFold(check.Sender, network.Anchorer) {
-		return exitWith(exitInvalid, "proof of %s is NOT valid: its anchoring transaction was sent by %s, not by the issuer's anchoring address %s",
-			p.Reference, check.Sender, network.Anchorer)
+	if match != nil {
+		if err := match.CheckChain(p, check.Sender, check.Anchored); err != nil {
+			return exitWith(exitInvalid, "proof of %s is NOT valid: %v", p.Reference, err)
+		}
 	}
 	chain := p.ChainName
 	if chain == "" {
@@ -146,9 +152,9 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	if *dataFile != "" {
 		what += "; the data matches"
 	}
-	if root != nil {
-		what += "; the issuer " + root.Issuer + " lists the chain, contract, anchoring address and key"
-		if network.Development {
+	if src != nil {
+		what += "; the issuer " + src.from + " lists the chain, the contract for that block, the anchoring address and the key"
+		if match.Network.Development {
 			what += " (a development chain: it proves nothing beyond the issuer's own machine)"
 		}
 	} else {
@@ -167,40 +173,6 @@ func keyName(p *seald.Proof) string {
 		return p.KeyID
 	}
 	return p.PublicKey
-}
-
-// loadTrustRoot reads a trust root from a file or an http(s) URL.
-func loadTrustRoot(ctx context.Context, where string) (*seald.TrustRoot, error) {
-	var b []byte
-	if strings.HasPrefix(where, "http://") || strings.HasPrefix(where, "https://") {
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, where, nil)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("%s answered %s", where, resp.Status)
-		}
-		if b, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20)); err != nil {
-			return nil, err
-		}
-	} else {
-		var err error
-		if b, err = os.ReadFile(where); err != nil {
-			return nil, err
-		}
-	}
-	t, err := seald.ParseTrustRoot(b)
-	if err != nil {
-		return nil, errors.New(seald.ErrorMessage(err))
-	}
-	return t, nil
 }
 
 // unwrapProof accepts a bare bundle, an API answer ({"success":…,"data":{…,"proof":{…}}}) or the output of
@@ -235,15 +207,19 @@ func trustExport(ctx context.Context, args []string, getenv func(string) string,
 	if err := wiring.Parse(fs, args, getenv); err != nil {
 		return err
 	}
-	t, err := loadTrustRoot(ctx, strings.TrimRight(*url, "/")+trustRootSuffix)
+	b, _, err := fetchTrustRoot(ctx, strings.TrimRight(*url, "/")+trustRootSuffix, false)
 	if err != nil {
 		return fmt.Errorf("trust export: %v", err)
 	}
-	b, err := json.MarshalIndent(t, "", "  ")
-	if err != nil {
-		return err
+	t, err := seald.ParseTrustRoot(b)
+	if err == nil {
+		err = t.CheckSigned()
 	}
-	b = append(b, '\n')
+	if err != nil {
+		return fmt.Errorf("trust export: %s", seald.ErrorMessage(err))
+	}
+	// Written as served: re-encoding would keep the signatures valid (they cover the canonical form) but
+	// drop any member this seald does not know.
 	if *out == "" {
 		_, err = stdout.Write(b)
 		return err

@@ -244,17 +244,30 @@ func proofSuite(t *testing.T, in *instance, rpc, chainWords string, other func(t
 		})
 	}
 
-	t.Run("a retired key the trust root lists still verifies", func(t *testing.T) {
+	t.Run("a retired key verifies only for anchors made before its retirement", func(t *testing.T) {
 		retired := newEdKey(t)
-		var doc map[string]any
-		_ = json.Unmarshal(trustDoc, &doc)
-		doc["keys"] = append(doc["keys"].([]any), map[string]any{"key_id": seald.KeyID(keyOf(retired)),
-			"algorithm": "Ed25519", "public_key": b64(retired), "status": "retired"})
-		b, _ := json.Marshal(doc)
-		withRetired := writeTemp(t, "trust.json", b)
+		withRetired := func(at time.Time) string {
+			var doc map[string]any
+			_ = json.Unmarshal(trustDoc, &doc)
+			doc["keys"] = append(doc["keys"].([]any), map[string]any{"key_id": seald.KeyID(keyOf(retired)),
+				"algorithm": "Ed25519", "public_key": b64(retired), "status": "retired", "retired_at": at.UTC().Format(time.RFC3339)})
+			b, _ := json.Marshal(doc)
+			return writeTemp(t, "trust.json", b)
+		}
+		later, earlier := withRetired(time.Now().Add(time.Hour)), withRetired(time.Now().Add(-24*time.Hour))
 		old := writeTemp(t, "p.json", resign(t, bundle, retired, nil))
-		if out, code, err := proofCLI(t, old, "--rpc", rpc, "--trust", withRetired); code != 0 {
-			t.Errorf("bundle of a listed retired key: exit %d %q %v", code, out, err)
+		if out, code, err := proofCLI(t, old, "--rpc", rpc, "--trust", later); code != 0 {
+			t.Errorf("bundle of a key retired after the anchor: exit %d %q %v", code, out, err)
+		}
+		if icode, iout := independent(t, old, "--rpc", rpc, "--trust", later); icode != 0 {
+			t.Errorf("the independent verifier, key retired after the anchor: exit %d %s", icode, iout)
+		}
+		_, code, err := proofCLI(t, old, "--rpc", rpc, "--trust", earlier)
+		if code != exitInvalid || !strings.Contains(err.Error(), seald.KeyID(keyOf(retired))+" was retired at") {
+			t.Errorf("bundle of a key retired before the anchor: exit %d %v", code, err)
+		}
+		if icode, iout := independent(t, old, "--rpc", rpc, "--trust", earlier); icode != exitInvalid {
+			t.Errorf("the independent verifier, key retired before the anchor: exit %d %s", icode, iout)
 		}
 		if _, code, _ := proofCLI(t, old, "--rpc", rpc, "--trust", trustFile); code != exitInvalid {
 			t.Errorf("the same bundle against a trust root without that key: exit %d", code)
@@ -387,6 +400,7 @@ func TestKeyRotationKeepsRecords(t *testing.T) {
 	}
 	before := seal(in, 1)
 	_, savedBundle := fetch(t, in.URL+"/v/"+before+"/proof.json")
+	waitChainPast(t, "http://"+rpcAddr, savedBundle) // a retired key verifies only for anchors made before the rotation
 	in.stop()
 
 	const pass = "correct horse battery staple"

@@ -72,12 +72,22 @@ function checkSignature(p) {
   }
 }
 
+// The trust root (version 2) lists, per chain, every contract the issuer anchored on with the blocks in
+// which it did, and every key with its status: a compromised key is trusted for nothing, a retired one only
+// for anchors made before its retired_at (checked in onChain, against the block's time).
 function checkTrust(p, trust) {
-  const net = (trust.networks || []).find((n) => n.chain_id === p.chain_id && n.contract.toLowerCase() === p.contract.toLowerCase());
-  if (!net) throw new Invalid(`chain ${p.chain_id} and contract ${p.contract} are not the issuer's`);
+  if (trust.version !== 2) throw new Unchecked(`trust root version ${trust.version} is not supported (want 2)`);
+  const entries = (trust.networks || [])
+    .filter((n) => n.chain_id === p.chain_id)
+    .flatMap((n) => (n.contracts || []).filter((c) => c.contract.toLowerCase() === p.contract.toLowerCase()));
+  if (!entries.length) throw new Invalid(`chain ${p.chain_id} and contract ${p.contract} are not the issuer's`);
+  const contract = entries.find((c) => p.block_number >= c.from_block && (c.to_block == null || p.block_number <= c.to_block));
+  if (!contract) throw new Invalid(`contract ${p.contract} did not anchor for the issuer in block ${p.block_number}`);
   const key = (trust.keys || []).find((k) => k.public_key === p.public_key && (p.version < 2 || k.key_id === p.key_id));
   if (!key) throw new Invalid("the signing key is not one the issuer lists");
-  return net;
+  if (key.status === "compromised") throw new Invalid(`signing key ${key.key_id} is marked compromised by the issuer`);
+  if (key.status !== "current" && key.status !== "retired") throw new Invalid(`signing key ${key.key_id} has status ${key.status}`);
+  return { contract, key };
 }
 
 // The leaf binds the token id and the hash (prefix 0x00); nodes hash a sorted pair (prefix 0x01).
@@ -135,8 +145,14 @@ async function onChain(p, rpc, net, token) {
   if (call.root !== p.root || token < call.firstTokenId || token >= call.firstTokenId + call.count) {
     throw new Invalid("the transaction did not anchor this root for the token");
   }
-  if (net && getAddress(tx.from) !== getAddress(net.anchorer)) {
+  if (net && getAddress(tx.from) !== getAddress(net.contract.anchorer)) {
     throw new Invalid(`the transaction was sent by ${tx.from}, not the issuer's anchoring address`);
+  }
+  if (net && net.key.status === "retired") {
+    const block = await ask("block", () => provider.getBlock(receipt.blockNumber));
+    if (block.timestamp >= Date.parse(net.key.retired_at) / 1000) {
+      throw new Invalid(`signing key ${net.key.key_id} was retired at ${net.key.retired_at}, before the anchor's block`);
+    }
   }
   return ask("isRevoked", () => registry.isRevoked(token));
 }
