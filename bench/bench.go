@@ -3,9 +3,9 @@
 // offered load, a plain ERC-721 mint, the fastest other canonicalizer), because absolute times drift on
 // shared machines. It writes report.md, report.json and PNG plots.
 //
-// The system under test is opened by the caller (cmd/seald wires the real parts exactly as serve does), so
-// this package never duplicates the wiring: it drives the real httpapi handler over loopback TCP, in this
-// process.
+// The system under test is opened by the caller (cmd/sealbench builds it with internal/wiring.Build, the
+// builder serve runs, with serve's defaults), so this package never duplicates the wiring: it drives that
+// system's own HTTP server over loopback TCP, in this process.
 package bench
 
 import (
@@ -104,9 +104,10 @@ type Options struct {
 
 // System is one seald under test, opened with the real parts.
 type System struct {
-	// Handler is the API (httpapi.Server.Handler) with the per-key rate limit off.
-	Handler http.Handler
-	Store   seald.Store
+	// URL is the base URL of the system's own API server, listening on loopback (serve's http.Server on
+	// 127.0.0.1:0), with the per-key rate limit off.
+	URL   string
+	Store seald.Store
 	// Bulk inserts records through the store's bulk path.
 	Bulk func(ctx context.Context, records []*seald.Record) error
 	// The default tenant's keys and ids, which the load generator calls with.
@@ -137,7 +138,7 @@ func Run(ctx context.Context, cfg Config, open Opener) (*Report, error) {
 	rep := &Report{Command: cfg.Command, Machine: machine(ctx), Config: summary(cfg)}
 	rep.Notes = append(rep.Notes,
 		"Loads run in this one process: real loopback TCP (net/http clients, one kept-alive connection per client) "+
-			"against the real httpapi handler on an http.Server at 127.0.0.1:0, wired by cmd/seald as serve wires it, "+
+			"against seald as serve builds and serves it (internal/wiring.Build: the same http.Server, on 127.0.0.1:0), "+
 			"with the per-key rate limit off. Server and load generator share the same cores, and so do the baselines.",
 		"Peak RSS is this whole process (server, store, embedded parts and load generator): VmHWM, restarted "+
 			"before each load through /proc/self/clear_refs after returning freed heap to the OS.",

@@ -60,11 +60,7 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 		return nil, err
 	}
 	defer closeSys()
-	base, stop, err := serveLoopback(sys.Handler)
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
+	base := sys.URL
 	const workers = 64
 	hc := newClient(workers)
 	api := sys.client(base, hc)

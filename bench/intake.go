@@ -54,11 +54,7 @@ func intakeStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*In
 		return nil, err
 	}
 	defer closeSys()
-	base, stop, err := serveLoopback(sys.Handler)
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
+	base := sys.URL
 	c := cfg.IntakeConns
 	hc := newClient(c)
 	run := &IntakeRun{Store: st.name, Conns: c, RequestBytes: len(sealBody(0))}

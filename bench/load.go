@@ -145,7 +145,7 @@ func drain(r *http.Response) {
 	r.Body.Close()
 }
 
-// serveLoopback serves h on 127.0.0.1:0 with the timeouts cmd/seald's server uses and returns its base URL
+// serveLoopback serves h (a baseline's handler) on 127.0.0.1:0 with the timeouts seald's server uses and returns its base URL
 // and a stop function.
 func serveLoopback(h http.Handler) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

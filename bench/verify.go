@@ -79,11 +79,7 @@ func verifyStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*Ve
 	run.PreloadRate = float64(cfg.Records) / run.PreloadSeconds
 	fmt.Fprintf(cfg.Log, "bench: %s: %d records preloaded in %.1fs\n", st.name, cfg.Records, run.PreloadSeconds)
 
-	base, stop, err := serveLoopback(sys.Handler)
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
+	base := sys.URL
 	const byRef, byHash = "/verification/api/v1/verify/reference", "/verification/api/v1/verify/hash"
 	body, err := getOnce(ctx, base+byRef+"?reference="+refs[0], sys)
 	if err != nil {

@@ -12,6 +12,9 @@ import (
 	"seald.dev/seald"
 )
 
+// DefaultBodyLimit bounds the request bodies of a Server that does not say: 1 MiB.
+const DefaultBodyLimit = 1 << 20
+
 // Server is the HTTP API. Set the fields, then use Handler.
 type Server struct {
 	Service *seald.Service
@@ -50,7 +53,7 @@ type Server struct {
 // Handler returns the API with its middleware.
 func (s *Server) Handler() http.Handler {
 	if s.BodyLimit <= 0 {
-		s.BodyLimit = 1 << 20
+		s.BodyLimit = DefaultBodyLimit
 	}
 	s.limits = newLimiters(s.RatePerSecond, max(s.RateBurst, 1))
 	fpm := s.AuthFailuresPerMinute

@@ -50,6 +50,13 @@ type AnchorPolicy struct {
 // DefaultWorkers is the number of job runners of a Pipeline that does not say.
 const DefaultWorkers = 32
 
+// DefaultLease is how long a claimed job (or webhook delivery) is reserved when its runner does not say:
+// long enough for a slow step, short enough that a killed instance's work resumes soon.
+const DefaultLease = 2 * time.Minute
+
+// DefaultAnchor is the AnchorPolicy of a Pipeline that does not say.
+var DefaultAnchor = AnchorPolicy{MaxRecords: 1024, MaxWait: 2 * time.Second}
+
 // Store is what the pipeline uses of the stores: its jobs, the records they work on, the batches
 // that anchor them and the leader locks.
 type Store interface {
@@ -114,7 +121,7 @@ func (p *Pipeline) init() {
 			p.Workers = DefaultWorkers
 		}
 		if p.Lease <= 0 {
-			p.Lease = 2 * time.Minute
+			p.Lease = DefaultLease
 		}
 		if p.Poll <= 0 {
 			p.Poll = 250 * time.Millisecond
@@ -126,10 +133,10 @@ func (p *Pipeline) init() {
 			p.Retry = DefaultRetry
 		}
 		if p.Anchor.MaxRecords <= 0 {
-			p.Anchor.MaxRecords = 1024
+			p.Anchor.MaxRecords = DefaultAnchor.MaxRecords
 		}
 		if p.Anchor.MaxWait <= 0 {
-			p.Anchor.MaxWait = 2 * time.Second
+			p.Anchor.MaxWait = DefaultAnchor.MaxWait
 		}
 		if p.Logger == nil {
 			p.Logger = slog.New(slog.DiscardHandler)

@@ -66,7 +66,7 @@ func (d *Deliverer) init() {
 			d.Workers = 8
 		}
 		if d.Lease <= 0 {
-			d.Lease = 2 * time.Minute
+			d.Lease = DefaultLease
 		}
 		if d.Poll <= 0 {
 			d.Poll = 500 * time.Millisecond

@@ -118,6 +118,9 @@ func Internal(ip netip.Addr) string {
 	return ""
 }
 
+// DefaultTimeout bounds one delivery attempt of a Sender that does not say.
+const DefaultTimeout = 10 * time.Second
+
 // Sender delivers events over HTTP. Its zero value refuses every internal address and waits 10 s for an
 // answer.
 type Sender struct {
@@ -164,7 +167,7 @@ func (s *Sender) init() *http.Client {
 func (s *Sender) build() {
 	timeout := s.Timeout
 	if timeout <= 0 {
-		timeout = 10 * time.Second
+		timeout = DefaultTimeout
 	}
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, _, err := net.SplitHostPort(addr)

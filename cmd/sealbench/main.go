@@ -1,5 +1,5 @@
-// Command sealbench measures seald as cmd/seald wires it (package bench) against baselines measured in the
-// same run, and writes report.md, report.json and PNG plots. It is a command of its own so that the
+// Command sealbench measures seald as serve runs it, built by the same internal/wiring.Build (package
+// bench), against baselines measured in the same run, and writes report.md, report.json and PNG plots. It is a command of its own so that the
 // production binary carries none of the bench's dependencies (plotting, other canonicalizers).
 //
 //	sealbench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
@@ -11,22 +11,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"seald.dev/seald"
 	"seald.dev/seald/bench"
-	"seald.dev/seald/httpapi"
 	"seald.dev/seald/internal/wiring"
-	"seald.dev/seald/ipfs"
-	"seald.dev/seald/pipeline"
 )
 
 // localPostgres is the local test server, used by bench when neither --postgres nor SEALD_TEST_POSTGRES_DSN
@@ -124,14 +119,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	default:
 		cfg.Postgres = localPostgres
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	stopProfiles, err := startProfiles(*cpuProfile, *memProfile)
 	if err != nil {
 		return err
 	}
 	defer stopProfiles()
 	start := time.Now()
-	rep, err := bench.Run(ctx, cfg, benchOpener(logger))
+	rep, err := bench.Run(ctx, cfg, benchOpener(stderr))
 	if rep != nil {
 		fmt.Fprintf(stdout, "%s\nsealbench: %s in %s (report.md, report.json and plots)\n", rep.Table(), cfg.OutDir,
 			time.Since(start).Round(time.Second))
@@ -152,73 +146,40 @@ func positiveList(name, s string) ([]int, error) {
 	return out, nil
 }
 
-// benchOpener opens a seald for the bench exactly as serve wires one, from serve's defaults (the embedded
-// IPFS, chain and outbox), in the bench's data dir and database, with the chain's JSON-RPC listener and the
-// per-key rate limit off (the load comes from one key), and the pipeline running only when asked.
-func benchOpener(logger *slog.Logger) bench.Opener {
+// benchOpener opens a seald for the bench with wiring.Build, the builder serve runs, with serve's Config
+// defaults (embedded IPFS, chain and outbox; backlog limit, webhooks, erasure log, page, metrics, leases) and
+// the options serve passes. Only what measuring needs is set, each an explicit Config field: the bench's
+// data dir and database, the API on 127.0.0.1:0, no chain JSON-RPC listener, no per-key rate limit (the
+// load comes from one key), errors-only logging, and the pipeline off unless the section asks for it. The
+// load generator calls the default tenant that the first start creates, as a first user of serve would.
+func benchOpener(stderr io.Writer) bench.Opener {
 	return func(ctx context.Context, o bench.Options) (_ *bench.System, err error) {
 		var cfg wiring.Config
 		if err := wiring.Parse(wiring.FlagSet("serve", &cfg, true), nil, func(string) string { return "" }); err != nil {
 			return nil, err
 		}
-		cfg.DataDir, cfg.Database, cfg.ChainRPCAddr, cfg.Rate = o.Dir, o.Database, "", 0
-		secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), "")
+		cfg.DataDir, cfg.Database, cfg.Addr, cfg.ChainRPCAddr, cfg.Rate = o.Dir, o.Database, "127.0.0.1:0", "", 0
+		cfg.LogLevel, cfg.PipelineOff = "error", !o.Pipeline
+		app, err := wiring.Build(ctx, cfg, wiring.Options{Stderr: stderr})
 		if err != nil {
 			return nil, err
 		}
-		store, err := wiring.OpenStore(ctx, &cfg)
-		if err != nil {
-			return nil, fmt.Errorf("open store: %w", err)
-		}
-		var closers wiring.CloseList
-		closers.Add("store", store.Close)
-		defer func() {
-			if err != nil {
-				closers.CloseAll(logger)
-			}
-		}()
-		bulk, ok := store.(interface {
+		bulk, ok := app.Store.(interface {
 			BulkInsertRecords(ctx context.Context, records []*seald.Record) error
 		})
-		if !ok {
-			return nil, errors.New("the store has no bulk path")
+		t := app.DefaultTenant
+		if !ok || t == nil {
+			app.Close()
+			return nil, errors.New("the store has no bulk path, or the fresh data dir had a tenant already")
 		}
-		cfg.PublicURL = "http://127.0.0.1"
-		cfg.IPFSGatewayURL = cfg.PublicURL
-		parts, err := wiring.OpenParts(ctx, &cfg, logger, &closers)
-		if err != nil {
-			return nil, err
-		}
-		svc := &seald.Service{
-			Store: store, Secrets: secrets, Blobs: parts.Blobs, Canonicalize: wiring.CanonicalizeData,
-			PublicURL: cfg.PublicURL, Chains: parts.Chains, Logger: logger, CacheTTL: cfg.AuthCacheTTL,
-		}
-		pipe := &pipeline.Pipeline{
-			Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,
-			Link: svc.VerificationLink, Workers: cfg.Workers, Logger: logger,
-			Anchor: pipeline.AnchorPolicy{MaxRecords: cfg.BatchSize, MaxWait: cfg.BatchWait},
-		}
-		t, err := svc.CreateTenant(ctx, seald.TenantRequest{Business: "Bench business", Project: "Bench project"})
-		if err != nil {
-			return nil, err
-		}
-		api := &httpapi.Server{
-			Service: svc, Logger: logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
-			GatewayURL: cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, CanonicalCID: ipfs.Canonical, Ready: parts.Ready(store),
-		}
-		stopPipe := func() {}
-		if o.Pipeline {
-			svc.Wake = pipe.Wake
-			pipeCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-			var wg sync.WaitGroup
-			wg.Go(func() { _ = pipe.Run(pipeCtx) })
-			stopPipe = func() { cancel(); wg.Wait() }
-		}
+		runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+		ran := make(chan error, 1)
+		go func() { ran <- app.Run(runCtx) }()
 		return &bench.System{
-			Handler: api.Handler(), Store: store, Bulk: bulk.BulkInsertRecords,
+			URL: app.URL, Store: app.Store, Bulk: bulk.BulkInsertRecords,
 			SubscriptionKey: t.SubscriptionKey, APIKey: t.APIKey,
 			BusinessID: t.Business.BusinessID, ProjectID: t.Project.ProjectID, Privacy: t.Project.Privacy,
-			Close: func() error { stopPipe(); closers.CloseAll(logger); return nil },
+			Close: func() error { stop(); return <-ran },
 		}, nil
 	}
 }

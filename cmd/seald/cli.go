@@ -16,22 +16,14 @@ import (
 	"seald.dev/seald/internal/wiring"
 )
 
-// openOperator opens what the operator commands need: the store and the secrets of the data dir.
+// openOperator opens what the operator commands need, through the builder serve uses in its Operator mode:
+// the secrets and the store of the data dir and the Service over them; nothing listens, no pipeline runs.
 func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) string) (*seald.Service, func(), error) {
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, nil, err
-	}
-	secrets, _, err := wiring.LoadSecrets(cfg.SecretsPath(), wiring.Value(getenv(wiring.PassphraseEnv)))
+	app, err := wiring.Build(ctx, *cfg, wiring.Options{Mode: wiring.Operator, Getenv: getenv})
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := wiring.OpenStore(ctx, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: wiring.CanonicalizeData,
-		ErasureLog: wiring.OpenErasureLog(cfg.DataDir)}
-	return svc, func() { st.Close() }, nil
+	return app.Service, func() { app.Close() }, nil
 }
 
 func tenantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -23,12 +23,7 @@ import (
 // openChains sets up the anchorer of each configured network: POLYGON on the embedded chain or an RPC URL,
 // EOS (EOS EVM) only when --eos-chain is given.
 func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts, closers *CloseList) error {
-	switch cfg.TransferEvents {
-	case "", "consecutive", "per-token":
-	default:
-		return fmt.Errorf("--contract-transfer-events must be consecutive or per-token, not %q", cfg.TransferEvents)
-	}
-	// Both networks' settings are checked whether or not they are used, so a typo shows at once.
+	// Config.Validate has checked the settings of both networks.
 	polygonNet, err := polygonNetwork(cfg)
 	if err != nil {
 		return err
@@ -38,7 +33,7 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 		return err
 	}
 	var polygon *evm.Anchorer
-	if cfg.Chain == "" || cfg.Chain == "embedded" {
+	if cfg.EmbeddedChain() {
 		e, err := evm.OpenEmbedded(filepath.Join(cfg.DataDir, "chain"), evm.EmbeddedOptions{RPCAddr: cfg.ChainRPCAddr, AnchorGasLimit: cfg.AnchorGasLimit,
 			Deploy: deployOptions(cfg, seald.NetworkPolygon)})
 		if err != nil && cfg.ChainRPCAddr != "" && strings.Contains(err.Error(), "address already in use") {

@@ -10,9 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"seald.dev/seald/secret"
-
 	"seald.dev/seald"
+	"seald.dev/seald/httpapi"
+	"seald.dev/seald/pipeline"
+	"seald.dev/seald/secret"
+	"seald.dev/seald/webhook"
 )
 
 // Config is everything seald is configured with, read once from flags and SEALD_* variables; no package
@@ -88,6 +90,11 @@ type Config struct {
 	// ExplorerURL and EOSExplorerURL are the block explorers the verification page links to.
 	ExplorerURL    string
 	EOSExplorerURL string
+
+	// PipelineOff runs no pipeline job runners or anchor leaders: records stay PENDING once accepted. No
+	// flag sets it; sealbench does, to measure the API's intake and verification alone, with everything
+	// else as serve builds it.
+	PipelineOff bool
 }
 
 // FlagSet declares the flags a command takes; common says whether it is only the data dir and database
@@ -104,7 +111,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "base URL of verification links (default: http://<addr>)")
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "TLS certificate file (with --tls-key)")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "TLS private key file")
-	fs.Int64Var(&cfg.BodyLimit, "body-limit", 1<<20, "largest request body in bytes")
+	fs.Int64Var(&cfg.BodyLimit, "body-limit", httpapi.DefaultBodyLimit, "largest request body in bytes")
 	fs.Float64Var(&cfg.Rate, "rate-limit", 1000, "requests per second allowed per API key (0: no limit)")
 	fs.IntVar(&cfg.RateBurst, "rate-burst", 2000, "burst of requests allowed per API key")
 	fs.Int64Var(&cfg.PasswordMemory, "password-memory", secret.DefaultPasswordBudget>>20, "MiB all password hashing may take at once, 64 MiB a hash; past it a request waits up to 2 s, then gets 503")
@@ -130,20 +137,20 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.EOSGasPriceCeiling, "eos-gas-price-ceiling", "1000", "highest gas price (or max fee per gas) of EOS transactions, replacements included, in gwei")
 	fs.StringVar(&cfg.ExplorerURL, "explorer-url", "", "block explorer of POLYGON for the verification page (https://polygonscan.com; empty: no links)")
 	fs.StringVar(&cfg.EOSExplorerURL, "eos-explorer-url", "", "block explorer of EOS EVM for the verification page (empty: no links)")
-	fs.IntVar(&cfg.BatchSize, "batch-size", 1024, "records per anchoring batch at most")
-	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Second, "upper bound of a wait in the anchoring step (a revocation waiting for its token); batches leave as soon as none is in flight")
+	fs.IntVar(&cfg.BatchSize, "batch-size", pipeline.DefaultAnchor.MaxRecords, "records per anchoring batch at most")
+	fs.DurationVar(&cfg.BatchWait, "batch-wait", pipeline.DefaultAnchor.MaxWait, "upper bound of a wait in the anchoring step (a revocation waiting for its token); batches leave as soon as none is in flight")
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
-	fs.IntVar(&cfg.Workers, "workers", 32, "concurrent pipeline job runners (their writes are committed in groups)")
+	fs.IntVar(&cfg.Workers, "workers", pipeline.DefaultWorkers, "concurrent pipeline job runners (their writes are committed in groups)")
 	fs.IntVar(&cfg.MaxBacklog, "max-backlog", 100000, "records waiting in the pipeline past which new seals are refused with 503 and Retry-After (0: never)")
 	fs.DurationVar(&cfg.RetentionEvery, "retention-every", time.Minute, "how often to erase the stored copies of records past their project's retention (tenant --retain)")
-	fs.DurationVar(&cfg.JobLease, "job-lease", 2*time.Minute, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
+	fs.DurationVar(&cfg.JobLease, "job-lease", pipeline.DefaultLease, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
 	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
 	fs.StringVar(&cfg.WebhookAllow, "webhook-allow", "", "comma-separated CIDRs, addresses or host names that webhook deliveries may reach although internal (loopback, private, link-local are refused otherwise)")
-	fs.DurationVar(&cfg.WebhookRetryMin, "webhook-retry-min", 10*time.Second, "wait before the first retry of a failed webhook delivery; it doubles at each failure")
-	fs.DurationVar(&cfg.WebhookRetryMax, "webhook-retry-max", time.Hour, "longest wait between retries of a webhook delivery")
-	fs.DurationVar(&cfg.WebhookRetryFor, "webhook-retry-for", 24*time.Hour, "how long a webhook delivery is retried before it is marked FAILED")
-	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 0, "how long one webhook delivery attempt may take, connection and answer (0: 10s, or half of --job-lease when that is shorter)")
+	fs.DurationVar(&cfg.WebhookRetryMin, "webhook-retry-min", pipeline.DefaultWebhookRetry.Min, "wait before the first retry of a failed webhook delivery; it doubles at each failure")
+	fs.DurationVar(&cfg.WebhookRetryMax, "webhook-retry-max", pipeline.DefaultWebhookRetry.Max, "longest wait between retries of a webhook delivery")
+	fs.DurationVar(&cfg.WebhookRetryFor, "webhook-retry-for", pipeline.DefaultWebhookRetry.For, "how long a webhook delivery is retried before it is marked FAILED")
+	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 0, "how long one webhook delivery attempt may take, connection and answer (0: "+webhook.DefaultTimeout.String()+", or half of --job-lease when that is shorter)")
 	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")
 	return fs
 }

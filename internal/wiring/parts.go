@@ -26,6 +26,7 @@ type Parts struct {
 	Checks    map[string]func(ctx context.Context) error
 }
 
+// OpenParts opens the adapters the configuration names, each closed by closers.
 func OpenParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *CloseList) (*Parts, error) {
 	p := &Parts{
 		Anchorers: map[string]seald.Anchorer{},
@@ -36,7 +37,7 @@ func OpenParts(ctx context.Context, cfg *Config, logger *slog.Logger, closers *C
 
 	// IPFS: the embedded block store, or a Kubo RPC endpoint.
 	switch {
-	case cfg.IPFS == "" || cfg.IPFS == "embedded":
+	case cfg.EmbeddedIPFS():
 		e, err := ipfs.OpenEmbedded(filepath.Join(cfg.DataDir, "ipfs"), ipfs.WithLogger(logger))
 		if err != nil {
 			return nil, fmt.Errorf("open embedded IPFS: %w", err)

@@ -2,6 +2,7 @@ package wiring
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -17,7 +18,7 @@ import (
 // (default <data-dir>/seald.db), creating the data dir.
 func OpenStore(ctx context.Context, cfg *Config) (seald.Store, error) {
 	spec := cfg.DatabaseSpec()
-	if strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://") {
+	if cfg.UsesPostgres() {
 		return postgres.Open(ctx, spec)
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
@@ -62,15 +63,22 @@ type CloseList struct {
 	fns   []func() error
 }
 
+// Add registers a part to close, by name for the log.
 func (c *CloseList) Add(name string, fn func() error) {
 	c.names = append(c.names, name)
 	c.fns = append(c.fns, fn)
 }
 
-func (c *CloseList) CloseAll(logger *slog.Logger) {
+// CloseAll closes every part, the last added first, logs each failure and returns them all; every part is
+// closed even when one fails.
+func (c *CloseList) CloseAll(logger *slog.Logger) error {
+	var errs []error
 	for i := len(c.fns) - 1; i >= 0; i-- {
 		if err := c.fns[i](); err != nil {
 			logger.Warn("close", "part", c.names[i], "err", err)
+			errs = append(errs, fmt.Errorf("close %s: %w", c.names[i], err))
 		}
 	}
+	c.names, c.fns = nil, nil
+	return errors.Join(errs...)
 }

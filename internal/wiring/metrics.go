@@ -1,23 +1,20 @@
-package main
+package wiring
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
 
 	"seald.dev/seald"
 	"seald.dev/seald/httpapi"
-	"seald.dev/seald/internal/wiring"
 	"seald.dev/seald/prom"
 )
 
 // newMetrics builds the Prometheus registry: queue depth from the store and the signer balance of every
 // network whose Anchorer can read it, both at each scrape.
-func newMetrics(store seald.Store, p *wiring.Parts) *prom.Metrics {
+func newMetrics(store seald.Store, p *Parts) *prom.Metrics {
 	balances := map[string]func(context.Context) (*big.Int, error){}
 	for network, a := range p.Anchorers {
 		if b, ok := a.(interface {
@@ -29,24 +26,20 @@ func newMetrics(store seald.Store, p *wiring.Parts) *prom.Metrics {
 	return prom.New(prom.Options{Jobs: store.CountJobs, Waiting: store.CountWaiting, Balances: balances})
 }
 
-// serveMetrics starts the separate metrics listener when --metrics is an address; nil for "api" and "off".
-func serveMetrics(cfg *wiring.Config, m *prom.Metrics, logger *slog.Logger) (*http.Server, error) {
+// listenMetrics opens the separate metrics listener when --metrics is an address, and returns its server
+// (served by App.Run); nil for "api" and "off". It listens at build time so that an address in use stops
+// the start.
+func listenMetrics(cfg *Config, m *prom.Metrics) (*http.Server, net.Listener, error) {
 	switch cfg.Metrics {
 	case "api", "off":
-		return nil, nil
+		return nil, nil, nil
 	}
 	ln, err := net.Listen("tcp", cfg.Metrics)
 	if err != nil {
-		return nil, fmt.Errorf("--metrics must be api, off or host:port: %w", err)
+		return nil, nil, fmt.Errorf("--metrics must be api, off or host:port: %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: httpapi.Timeouts.ReadHeader, WriteTimeout: httpapi.Timeouts.Write}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			logger.Error("metrics listener", "err", err)
-		}
-	}()
-	logger.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
-	return srv, nil
+	return srv, ln, nil
 }

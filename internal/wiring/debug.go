@@ -1,6 +1,6 @@
 //go:build !soak
 
-package main
+package wiring
 
 import "net/http"
 

@@ -1,6 +1,6 @@
 //go:build crashtest
 
-package main
+package wiring
 
 import (
 	"os"
@@ -8,20 +8,18 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"seald.dev/seald/internal/wiring"
 )
 
 // crashHook kills the process, as kill -9 would (no deferred function runs, nothing is flushed), at the crash
 // point named by SEALD_CRASH_AT, the SEALD_CRASH_AFTER-th time it is passed (default 1). Only builds with the
 // crashtest tag have it. The count is atomic: job runners pass the points concurrently.
 func crashHook(getenv func(string) string) func(string) {
-	at := wiring.Value(getenv("SEALD_CRASH_AT"))
+	at := Value(getenv("SEALD_CRASH_AT"))
 	if at == "" {
 		return nil
 	}
 	n := int64(1)
-	if v := wiring.Value(getenv("SEALD_CRASH_AFTER")); v != "" {
+	if v := Value(getenv("SEALD_CRASH_AFTER")); v != "" {
 		parsed, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || parsed < 1 {
 			return nil
@@ -44,7 +42,7 @@ func crashHook(getenv func(string) string) func(string) {
 // duration) ahead of the system clock, so that a test can see a retention period pass. It is for tests only
 // and is absent from production builds.
 func testClock(getenv func(string) string) func() time.Time {
-	d, err := time.ParseDuration(wiring.Value(getenv("SEALD_TEST_CLOCK_OFFSET")))
+	d, err := time.ParseDuration(Value(getenv("SEALD_TEST_CLOCK_OFFSET")))
 	if err != nil || d == 0 {
 		return nil
 	}

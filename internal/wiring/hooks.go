@@ -1,11 +1,11 @@
 //go:build !crashtest
 
-package main
+package wiring
 
 import "time"
 
 // crashHook is nil in production builds: the crash points of the pipeline do nothing. Builds with the
-// crashtest tag (crash_test.go's binary) replace it.
+// crashtest tag (hooks_crashtest.go) replace it.
 func crashHook(getenv func(string) string) func(string) { return nil }
 
 // testClock is nil in production builds: serve runs on the system clock.
