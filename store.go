@@ -227,8 +227,10 @@ type Batches interface {
 	// CreateBatch saves a signed batch and places its records, moving them as t says, in one transaction.
 	// It fails with ECONFLICT if any record is no longer waiting in t.From with no batch.
 	CreateBatch(ctx context.Context, b *Batch, entries []BatchEntry, t Transition, now time.Time) error
-	// UpdateBatch saves a batch's state, transaction and block.
-	UpdateBatch(ctx context.Context, b *Batch) error
+	// UpdateBatch saves a batch's state, transaction and block, only while fence (when not nil) is the
+	// latest epoch of its lock: otherwise ECONFLICT and nothing changes, so a leader woken from a pause
+	// cannot overwrite what its successor saved (a replacement's tx_hashes).
+	UpdateBatch(ctx context.Context, b *Batch, fence *Fence) error
 	// ConfirmBatch saves the batch as CONFIRMED (with its block and transaction) and moves its records in
 	// t.From as t says, in one transaction; ECONFLICT when the batch is already CONFIRMED.
 	ConfirmBatch(ctx context.Context, b *Batch, t Transition, now time.Time) error
@@ -268,14 +270,19 @@ type Revocation struct {
 type Revocations interface {
 	// Revocation returns the revocation of a token; ENOTFOUND when there is none.
 	Revocation(ctx context.Context, network string, tokenID uint64) (*Revocation, error)
-	// SaveRevocation inserts the revocation of its token or replaces the one saved.
-	SaveRevocation(ctx context.Context, rv *Revocation) error
+	// SaveRevocation inserts the revocation of its token or replaces the one saved, only while fence (when
+	// not nil) is the latest epoch of its lock; otherwise ECONFLICT and nothing changes.
+	SaveRevocation(ctx context.Context, rv *Revocation, fence *Fence) error
 }
 
 // Locks hands out the named locks that make one process the anchor leader of a network.
 type Locks interface {
 	// TryLock takes the named lock if no other process holds it; nil and no error when another does.
 	TryLock(ctx context.Context, name string) (Lock, error)
+	// CheckFence is ECONFLICT when f.Epoch is no longer the latest epoch of the lock f.Name: another process
+	// has taken it. A leader calls it before each broadcast, so that one that lost its lock unaware (paused,
+	// cut off) sends nothing more under it.
+	CheckFence(ctx context.Context, f Fence) error
 }
 
 // Store is every store at once: what a backend implements and what cmd/seald opens and hands out.

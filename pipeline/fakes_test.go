@@ -273,6 +273,11 @@ func (c *fakeChain) Receipt(ctx context.Context, txHash string) (*seald.Receipt,
 	return nil, nil
 }
 
+// Included is Receipt without a notion of finality: the fake's blocks are final at once.
+func (c *fakeChain) Included(ctx context.Context, txHash string) (*seald.Receipt, error) {
+	return c.Receipt(ctx, txHash)
+}
+
 func (c *fakeChain) BuildRevoke(ctx context.Context, req seald.RevokeRequest) (*seald.SignedTx, error) {
 	if err := c.take("rpc"); err != nil {
 		return nil, err

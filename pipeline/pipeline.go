@@ -550,7 +550,7 @@ func (p *Pipeline) revoke(ctx context.Context, j *seald.Job, r *seald.Record) er
 			// It reverted: the next run signs a new one. The job counts the failure, so a cause that
 			// never goes away (the key lost the contract) ends in a failed step, not a loop.
 			rv.State, rv.UpdatedAt = seald.BatchFailed, p.now()
-			if serr := p.Store.SaveRevocation(ctx, rv); serr != nil {
+			if serr := p.Store.SaveRevocation(ctx, rv, fenceOf(ctx)); serr != nil {
 				return serr
 			}
 			return err
@@ -565,7 +565,7 @@ func (p *Pipeline) revoke(ctx context.Context, j *seald.Job, r *seald.Record) er
 		if rv.TxHash == "" {
 			rv.TxHash = rv.TxHashes[i]
 		}
-		if err := p.Store.SaveRevocation(ctx, rv); err != nil {
+		if err := p.Store.SaveRevocation(ctx, rv, fenceOf(ctx)); err != nil {
 			return err
 		}
 		p.revokeSent.Delete(revocationKey(rv))
@@ -608,7 +608,7 @@ func (p *Pipeline) signRevocation(ctx context.Context, a seald.Anchorer, r *seal
 	rv.Nonce, rv.TxHash, rv.RawTx, rv.Attempt = tx.Nonce, tx.TxHash, tx.RawTx, req.Attempt
 	rv.TxHashes = append(rv.TxHashes, tx.TxHash)
 	rv.State, rv.UpdatedAt = seald.BatchSigned, now
-	if err := p.Store.SaveRevocation(ctx, rv); err != nil {
+	if err := p.Store.SaveRevocation(ctx, rv, fenceOf(ctx)); err != nil {
 		if stuck == nil {
 			if rn, ok := a.(interface{ ResetNonce() }); ok {
 				rn.ResetNonce()
@@ -625,21 +625,39 @@ func (p *Pipeline) signRevocation(ctx context.Context, a seald.Anchorer, r *seal
 
 // sendRevocation broadcasts a saved revocation and marks it SENT.
 func (p *Pipeline) sendRevocation(ctx context.Context, a seald.Anchorer, rv *seald.Revocation) error {
+	if err := p.checkFence(ctx, fenceOf(ctx)); err != nil {
+		return err
+	}
 	if err := a.Send(ctx, rv.RawTx); err != nil {
+		if errors.Is(err, seald.ErrNonceUsed) {
+			// One of its own transactions (a replacement) may hold the nonce: then it waits for that one.
+			for _, h := range rv.TxHashes {
+				rc, ierr := a.Included(ctx, h)
+				if ierr != nil {
+					return ierr
+				}
+				if rc != nil {
+					return errRevocationSent
+				}
+			}
+		}
 		if seald.IsPermanent(err) {
 			// Its nonce went to another transaction (a crash dropped it from the pool and the nonce was
-			// reused): it can never be included, so the next run signs the revocation again at a new nonce.
+			// reused, or the operator sent one with the key): it can never be included, so the next run
+			// signs the revocation again at a new nonce.
 			rv.State, rv.UpdatedAt = seald.BatchFailed, p.now()
-			if serr := p.Store.SaveRevocation(ctx, rv); serr != nil {
+			if serr := p.Store.SaveRevocation(ctx, rv, fenceOf(ctx)); serr != nil {
 				return serr
 			}
+			// Not a fault of the revocation: the job retries, and its next run signs a new transaction.
+			return fmt.Errorf("revocation of token %d signed again: %v", rv.TokenID, err)
 		}
 		return err
 	}
 	p.revokeSent.Store(revocationKey(rv), time.Now())
 	if rv.State == seald.BatchSigned {
 		rv.State = seald.BatchSent
-		if err := p.Store.SaveRevocation(ctx, rv); err != nil {
+		if err := p.Store.SaveRevocation(ctx, rv, fenceOf(ctx)); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,170 @@
+package pipeline_test
+
+import (
+	"crypto/ecdsa"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
+	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/evm/registry"
+)
+
+// The tests in this file anchor on a real chain (the embedded one, or geth --dev) through the real
+// contract; only IPFS and mail are the fakes of env.
+
+// chainUnder is a chain the pipeline anchors on, with a client and the anchoring key for tests that play
+// the operator sending transactions of their own with it.
+type chainUnder struct {
+	client   *ethclient.Client
+	key      *ecdsa.PrivateKey
+	contract common.Address
+	anchorer *evm.Anchorer
+}
+
+func embeddedChain(t *testing.T) *chainUnder {
+	t.Helper()
+	e, err := evm.OpenEmbedded(t.TempDir(), evm.EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	a, err := e.Anchorer(t.Context(), seald.NetworkPolygon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &chainUnder{client: e.Client(), key: e.Key(), contract: e.Contract(), anchorer: a}
+}
+
+// gethChain deploys the contract on a geth --dev node and anchors there under opts.
+func gethChain(t *testing.T, g *gethtest.Geth, opts evm.Options) *chainUnder {
+	t.Helper()
+	client := g.Client()
+	t.Cleanup(client.Close)
+	contract, err := evm.Deploy(t.Context(), client, g.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := evm.NewAnchorer(t.Context(), client, contract, g.Key, seald.NetworkPolygon, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &chainUnder{client: client, key: g.Key, contract: contract, anchorer: a}
+}
+
+// foreignTx sends, with the anchoring key and behind seald's back, the setBaseURI that docs/api.md tells
+// operators they may send, and waits until it is mined: it takes the nonce seald's anchorer counts on next.
+func (c *chainUnder) foreignTx(t *testing.T) {
+	t.Helper()
+	ctx := t.Context()
+	from := c.anchorer.Address()
+	chainID, err := c.client.ChainID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonce, err := c.client.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := big.NewInt(2_000_000_000)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	data := registry.NewSealRegistry().PackSetBaseURI("https://operator.example/tokens/")
+	tx, err := types.SignNewTx(c.key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{ChainID: chainID,
+		Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 200_000, To: &c.contract, Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.client.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		rc, err := c.client.TransactionReceipt(ctx, tx.Hash())
+		if err == nil && rc.Status == types.ReceiptStatusSuccessful {
+			return
+		}
+		if err == nil || time.Now().After(deadline) {
+			t.Fatalf("the operator's setBaseURI was not mined: %v %+v", err, rc)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// onChain checks that a COMPLETED record's token exists on the chain's canonical state (ownerOf answers)
+// and that its batch's transaction is included there.
+func (c *chainUnder) onChain(t *testing.T, e *env, r *seald.Record) {
+	t.Helper()
+	ctx := t.Context()
+	reg := registry.NewSealRegistry()
+	out, err := c.client.CallContract(ctx, ethereum.CallMsg{To: &c.contract, Data: reg.PackOwnerOf(new(big.Int).SetUint64(r.TokenID))}, nil)
+	if err != nil {
+		t.Errorf("%s is COMPLETED with token %d, which the contract does not know: %v", r.Reference, r.TokenID, err)
+		return
+	}
+	if _, err := reg.UnpackOwnerOf(out); err != nil {
+		t.Errorf("ownerOf(%d): %v", r.TokenID, err)
+	}
+	b, err := e.store.Batch(ctx, r.BatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := c.anchorer.Included(ctx, b.TxHash)
+	if err != nil || rc == nil {
+		t.Errorf("%s is COMPLETED in batch %d whose transaction %s is not on the chain (%v)", r.Reference, b.ID, b.TxHash, err)
+	}
+}
+
+// nonceTakenBetweenSeals: a transaction of the operator's, sent with the anchoring key between two seals,
+// takes the nonce the leader counts on. The batch signed at that nonce can never be included: it is failed
+// and its record anchored anew, so every record completes with a token the contract holds. The same goes for
+// a revocation whose nonce is taken.
+func nonceTakenBetweenSeals(t *testing.T, c *chainUnder) {
+	e := newEnvOn(t, c.anchorer)
+	e.patience = time.Minute
+	first := e.seal(1).Reference
+	e.start(8)
+	e.waitState(first, seald.StateCompleted)
+
+	c.foreignTx(t)
+	refs := []string{first, e.seal(2).Reference}
+	e.waitState(refs[1], seald.StateCompleted)
+	refs = append(refs, e.seal(3).Reference)
+	e.waitState(refs[2], seald.StateCompleted)
+
+	c.foreignTx(t)
+	if _, err := e.svc.SetStatus(t.Context(), e.caller, first, "REVOKED", "test"); err != nil {
+		t.Fatal(err)
+	}
+	done := e.wait(first, "revoked on chain", func(r *seald.Record) bool { return r.RevokedOnChain })
+	if revoked, err := c.anchorer.IsRevoked(t.Context(), done.TokenID); err != nil || !revoked {
+		t.Errorf("the contract says token %d is not revoked (%v)", done.TokenID, err)
+	}
+	for _, ref := range refs {
+		r, err := e.store.Record(t.Context(), ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.onChain(t, e, r)
+	}
+}
+
+func TestNonceTakenEmbedded(t *testing.T) {
+	nonceTakenBetweenSeals(t, embeddedChain(t))
+}
+
+func TestNonceTakenGeth(t *testing.T) {
+	g := gethtest.Start(t, gethtest.Options{})
+	nonceTakenBetweenSeals(t, gethChain(t, g, evm.Options{PollInterval: 20 * time.Millisecond}))
+}
+
