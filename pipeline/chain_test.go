@@ -167,4 +167,3 @@ func TestNonceTakenGeth(t *testing.T) {
 	g := gethtest.Start(t, gethtest.Options{})
 	nonceTakenBetweenSeals(t, gethChain(t, g, evm.Options{PollInterval: 20 * time.Millisecond}))
 }
-

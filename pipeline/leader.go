@@ -59,7 +59,7 @@ func sleep(ctx context.Context, d time.Duration) {
 type leaderState struct {
 	network string
 	a       seald.Anchorer
-	fence   *seald.Fence // this term's leadership: every write of the leader is made under it
+	fence   *seald.Fence    // this term's leadership: every write of the leader is made under it
 	lost    <-chan struct{} // closed when the lock is lost (its connection died)
 
 	lastSend  map[int64]time.Time // when each open batch's transaction was last (re)sent
