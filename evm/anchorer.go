@@ -176,6 +176,14 @@ func (a *Anchorer) Close() {
 	}
 }
 
+// Finality is the rule by which Receipt calls a block final.
+func (a *Anchorer) Finality() Finality {
+	if a.opts.Finality == "" {
+		return FinalityConfirmations
+	}
+	return a.opts.Finality
+}
+
 // Address is the account that signs anchors and owns the contract.
 func (a *Anchorer) Address() common.Address { return a.s.from }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -166,4 +167,80 @@ func TestNonceTakenEmbedded(t *testing.T) {
 func TestNonceTakenGeth(t *testing.T) {
 	g := gethtest.Start(t, gethtest.Options{})
 	nonceTakenBetweenSeals(t, gethChain(t, g, evm.Options{PollInterval: 20 * time.Millisecond}))
+}
+
+// TestReorgBeforeFinalityGeth rewinds geth's chain (debug_setHead) under a record whose batch is included
+// but not final yet, with Polygon's rule (the node's finalized block; geth --dev finalizes every 32 blocks).
+// The record is not ANCHORED, let alone COMPLETED, while its transaction can still vanish; after the rewind
+// the leader puts the same transaction back at its nonce, and the record ends COMPLETED with a token on the
+// canonical chain, never with a lost transaction.
+func TestReorgBeforeFinalityGeth(t *testing.T) {
+	g := gethtest.Start(t, gethtest.Options{Period: 1, Debug: true})
+	c := gethChain(t, g, evm.Options{Finality: evm.FinalityFinalized, PollInterval: 20 * time.Millisecond})
+	ctx := t.Context()
+	start := time.Now()
+	// Seal just after an epoch boundary, so the batch's block is not final for a good many blocks.
+	for {
+		head, err := c.client.BlockNumber(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head%32 >= 1 && head%32 <= 8 {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	e := newEnvOn(t, c.anchorer)
+	e.patience = 3 * time.Minute
+	ref := e.seal(1).Reference
+	e.start(8)
+
+	// Wait for the batch's transaction to be included, not final.
+	var included *seald.Receipt
+	for deadline := time.Now().Add(time.Minute); included == nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("the batch was never included")
+		}
+		time.Sleep(50 * time.Millisecond)
+		r, err := e.store.Record(ctx, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.BatchID == 0 {
+			continue
+		}
+		b, err := e.store.Batch(ctx, r.BatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if included, err = c.anchorer.Included(ctx, b.TxHash); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := e.store.Record(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.State != seald.StateAnchorSubmitted {
+		t.Fatalf("the record is %s once its batch is included in block %d, before that block is final", r.State, included.BlockNumber)
+	}
+	if err := c.client.Client().CallContext(ctx, nil, "debug_setHead", hexutil.EncodeUint64(included.BlockNumber-1)); err != nil {
+		t.Fatal(err)
+	}
+	if rc, err := c.anchorer.Included(ctx, included.TxHash); err != nil || (rc != nil && rc.BlockHash == included.BlockHash) {
+		t.Fatalf("after the rewind the transaction is still in block %s (%v)", included.BlockHash, err)
+	}
+	t.Logf("rewound to block %d under the batch of %s", included.BlockNumber-1, ref)
+
+	done := e.waitState(ref, seald.StateCompleted)
+	c.onChain(t, e, done)
+	b, err := e.store.Batch(ctx, done.BatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, err := c.anchorer.Receipt(ctx, b.TxHash)
+	if err != nil || final == nil || final.BlockHash != b.BlockHash {
+		t.Errorf("the batch is confirmed in block %s, the chain's final receipt says %+v (%v)", b.BlockHash, final, err)
+	}
+	t.Logf("the record completed %s after the test began", time.Since(start).Round(time.Second))
 }
