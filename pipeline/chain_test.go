@@ -244,3 +244,29 @@ func TestReorgBeforeFinalityGeth(t *testing.T) {
 	}
 	t.Logf("the record completed %s after the test began", time.Since(start).Round(time.Second))
 }
+
+// TestSweepRevokesEmbedded: a REVOKED record whose revocation job an earlier version deleted after its
+// retries (FailJob, as pipeline.fail did) is revoked on the real contract by the sweep at the next start.
+func TestSweepRevokesEmbedded(t *testing.T) {
+	c := embeddedChain(t)
+	e := newEnvOn(t, c.anchorer)
+	ref := e.seal(1).Reference
+	e.start(8)
+	r := e.waitState(ref, seald.StateCompleted)
+	e.halt()
+	if _, err := e.svc.SetStatus(t.Context(), e.caller, ref, "REVOKED", "test"); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := e.store.ClaimJobs(t.Context(), []string{seald.RevokeJob(seald.NetworkPolygon)}, 1, time.Now(), time.Minute)
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("claim the revocation job: %v %v", jobs, err)
+	}
+	if err := e.store.FailJob(t.Context(), jobs[0], "", seald.ErrorTypeBlockchain, "gave up", nil); err != nil {
+		t.Fatal(err)
+	}
+	e.start(8)
+	e.wait(ref, "revoked on chain", func(r *seald.Record) bool { return r.RevokedOnChain })
+	if revoked, err := c.anchorer.IsRevoked(t.Context(), r.TokenID); err != nil || !revoked {
+		t.Errorf("the contract says token %d is not revoked (%v)", r.TokenID, err)
+	}
+}

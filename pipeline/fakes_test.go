@@ -74,6 +74,14 @@ func (b *fakeBlobs) Delete(ctx context.Context, cid string) error {
 	return nil
 }
 
+// Pinned tells whether the fake keeps cid, as the embedded store's pin does.
+func (b *fakeBlobs) Pinned(ctx context.Context, cid string) (bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.data[cid]
+	return ok, nil
+}
+
 func (b *fakeBlobs) Get(ctx context.Context, cid string) ([]byte, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -307,6 +315,13 @@ func (c *fakeChain) IsRevoked(ctx context.Context, id uint64) (bool, error) {
 }
 
 var errDown = errors.New("connection refused")
+
+// forget drops the revocation of a token from the fake chain, as a chain restored from an older backup would.
+func (c *fakeChain) forget(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.revoked, id)
+}
 
 func (c *fakeChain) minedBatches() int {
 	c.mu.Lock()

@@ -156,8 +156,8 @@ func (p *Pipeline) now() time.Time {
 	return time.Now().UTC().Truncate(time.Millisecond)
 }
 
-// Run runs the job runners and anchor leaders until ctx is done, then waits for the steps in flight to
-// finish. It returns nil on cancellation.
+// Run runs the job runners and anchor leaders, and the sweep at start (Sweep), until ctx is done, then
+// waits for the steps in flight to finish. It returns nil on cancellation.
 func (p *Pipeline) Run(ctx context.Context) error {
 	p.init()
 	var wg sync.WaitGroup
@@ -178,6 +178,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 		})
 	}
 	wg.Go(func() { p.claim(ctx, jobs, free) })
+	wg.Go(func() { p.sweepAtStart(ctx) })
 	wg.Wait()
 	return nil
 }
@@ -299,7 +300,25 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 	}
 	j.Attempts++
 	j.LastError = msg
+	if j.FailingSince.IsZero() {
+		j.FailingSince = p.now()
+	}
 	log := p.Logger.With("job", j.Kind, "reference", j.Reference, "attempt", j.Attempts)
+	if stubborn(j.Kind) {
+		// A revocation or an erasure that gave up would leave the record saying REVOKED, or erased, while
+		// the chain or IPFS says otherwise, for ever: these jobs retry at the capped backoff for as long as
+		// it takes, and seald_jobs_oldest_overdue_seconds shows how long the oldest has been failing.
+		j.RunAt = p.now().Add(p.Retry.Delay(j.Attempts))
+		if seald.IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
+			log.Error("step keeps failing; it is retried until it succeeds", "err", err, "failing_since", j.FailingSince, "at", j.RunAt)
+		} else {
+			log.Warn("step failed; will retry", "err", err, "at", j.RunAt)
+		}
+		if rerr := p.saveRetry(ctx, j, errType, msg); rerr != nil {
+			log.Error("save retry", "err", rerr)
+		}
+		return
+	}
 	if seald.IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
 		state := seald.StateFailed
 		if j.Kind == seald.JobFinish || j.Kind == seald.JobErase || isRevoke(j.Kind) {
@@ -322,6 +341,12 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 	if rerr := p.saveRetry(ctx, j, errType, msg); rerr != nil {
 		log.Error("save retry", "err", rerr)
 	}
+}
+
+// stubborn tells the job kinds that never give up: the on-chain revocation and the deletion of an erased
+// record's copy, each the truth behind a status the record already shows.
+func stubborn(kind string) bool {
+	return kind == seald.JobErase || isRevoke(kind)
 }
 
 // stepName is a job kind as a metrics label: revocations of every network are one step, "revoke".
@@ -538,6 +563,15 @@ func (p *Pipeline) revoke(ctx context.Context, j *seald.Job, r *seald.Record) er
 	}
 	switch rv.State {
 	case seald.BatchConfirmed:
+		// A revocation confirmed before may be gone from the chain (a restore of the chain, or the sweep at
+		// start found the token not revoked): the contract is the truth, so it is read before the job ends.
+		revoked, err := a.IsRevoked(ctx, r.TokenID)
+		if err != nil {
+			return err
+		}
+		if !revoked {
+			return p.signRevocation(ctx, a, r, nil)
+		}
 		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, done, false) })
 	case seald.BatchFailed:
 		return p.signRevocation(ctx, a, r, nil) // a new transaction, at a new nonce
@@ -547,8 +581,9 @@ func (p *Pipeline) revoke(ctx context.Context, j *seald.Job, r *seald.Record) er
 	for i := len(rv.TxHashes) - 1; i >= 0; i-- {
 		rc, err := a.Receipt(ctx, rv.TxHashes[i])
 		if seald.IsPermanent(err) {
-			// It reverted: the next run signs a new one. The job counts the failure, so a cause that
-			// never goes away (the key lost the contract) ends in a failed step, not a loop.
+			// It reverted: the next run signs a new one. The job counts the failure and retries at the
+			// capped backoff; a cause that never goes away (the key lost the contract) shows in the
+			// metric of the oldest failing job, and the gas estimate refuses before anything is signed.
 			rv.State, rv.UpdatedAt = seald.BatchFailed, p.now()
 			if serr := p.Store.SaveRevocation(ctx, rv, fenceOf(ctx)); serr != nil {
 				return serr

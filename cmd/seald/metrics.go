@@ -26,7 +26,7 @@ func newMetrics(store seald.Store, p *wiring.Parts) *prom.Metrics {
 			balances[network] = b.Balance
 		}
 	}
-	return prom.New(prom.Options{Jobs: store.CountJobs, Waiting: store.CountWaiting, Balances: balances})
+	return prom.New(prom.Options{Jobs: store.CountJobs, Failing: store.OldestFailing, Waiting: store.CountWaiting, Balances: balances})
 }
 
 // serveMetrics starts the separate metrics listener when --metrics is an address; nil for "api" and "off".
