@@ -432,18 +432,17 @@ func (a *Anchorer) included(ctx context.Context, txHash string) (*types.Receipt,
 	if err != nil {
 		return nil, fmt.Errorf("evm: receipt %s: %w", txHash, err)
 	}
-	if a.opts.Finality == FinalityFinalized || a.opts.Confirmations > 0 {
-		// A node may keep the receipt of a block a reorganisation replaced: only the canonical block counts.
-		canonical, err := blockHash(ctx, a.client, r.BlockNumber)
-		if notFound(err) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("evm: block %s: %w", r.BlockNumber, err)
-		}
-		if canonical != r.BlockHash {
-			return nil, nil
-		}
+	// A node may keep the receipt of a block a reorganisation or a rewind replaced (geth's debug_setHead
+	// leaves its transaction index): only the canonical block counts.
+	canonical, err := blockHash(ctx, a.client, r.BlockNumber)
+	if notFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("evm: block %s: %w", r.BlockNumber, err)
+	}
+	if canonical != r.BlockHash {
+		return nil, nil
 	}
 	return r, nil
 }

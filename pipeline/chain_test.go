@@ -171,9 +171,10 @@ func TestNonceTakenGeth(t *testing.T) {
 
 // TestReorgBeforeFinalityGeth rewinds geth's chain (debug_setHead) under a record whose batch is included
 // but not final yet, with Polygon's rule (the node's finalized block; geth --dev finalizes every 32 blocks).
-// The record is not ANCHORED, let alone COMPLETED, while its transaction can still vanish; after the rewind
-// the leader puts the same transaction back at its nonce, and the record ends COMPLETED with a token on the
-// canonical chain, never with a lost transaction.
+// The record is not ANCHORED, let alone COMPLETED, while its transaction can still vanish. On the new branch
+// a transaction of the operator's takes the batch's nonce, so the batch's transaction can never come back:
+// the batch is failed and its record anchored anew, and it ends COMPLETED with a token on the canonical
+// chain, never with a lost transaction.
 func TestReorgBeforeFinalityGeth(t *testing.T) {
 	g := gethtest.Start(t, gethtest.Options{Period: 1, Debug: true})
 	c := gethChain(t, g, evm.Options{Finality: evm.FinalityFinalized, PollInterval: 20 * time.Millisecond})
@@ -231,6 +232,9 @@ func TestReorgBeforeFinalityGeth(t *testing.T) {
 		t.Fatalf("after the rewind the transaction is still in block %s (%v)", included.BlockHash, err)
 	}
 	t.Logf("rewound to block %d under the batch of %s", included.BlockNumber-1, ref)
+	// On the new branch another transaction of the key takes the batch's nonce, as a competing fork's
+	// would: the batch's transaction can never come back, and its record must be anchored anew.
+	c.foreignTx(t)
 
 	done := e.waitState(ref, seald.StateCompleted)
 	c.onChain(t, e, done)
