@@ -158,6 +158,9 @@ type Records interface {
 	// CountWaiting counts the records in each state of the pipeline that is not final (WaitingStates),
 	// with the creation time of the oldest; a state with none is absent.
 	CountWaiting(ctx context.Context) (map[State]Waiting, error)
+	// CountWaitingByNetwork counts the records in the states of WaitingStates by network; a network with
+	// none is absent. The backlog bound is per network, so a stalled chain refuses only its own seals.
+	CountWaitingByNetwork(ctx context.Context) (map[string]int, error)
 }
 
 // Jobs persists the pipeline's durable jobs.

@@ -12,6 +12,25 @@ var sweepTests = []test{
 	{"RequeueJob", testRequeueJob},
 	{"RevokedTokens", testRevokedTokens},
 	{"ErasedCopies", testErasedCopies},
+	{"CountWaitingByNetwork", testCountWaitingByNetwork},
+}
+
+// CountWaitingByNetwork counts the records not final by network: the backlog bound is per network.
+func testCountWaitingByNetwork(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	got, err := s.CountWaitingByNetwork(ctx)
+	ok(t, "CountWaitingByNetwork", err)
+	equal(t, "CountWaitingByNetwork of an empty store", len(got), 0)
+	stored(t, s, p, seald.NetworkEOS, 0)
+	stored(t, s, p, seald.NetworkEOS, time.Second)
+	stored(t, s, p, seald.NetworkPolygon, 0)
+	done := newRecord(p, base)
+	done.State = seald.StateCompleted
+	create(t, s, done)
+	got, err = s.CountWaitingByNetwork(ctx)
+	ok(t, "CountWaitingByNetwork", err)
+	equal(t, "CountWaitingByNetwork", got, map[string]int{seald.NetworkEOS: 2, seald.NetworkPolygon: 1})
 }
 
 // A retried job keeps when it began failing, and OldestFailing gives the earliest of each kind: the source
