@@ -2,8 +2,15 @@ package seald
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
+
+// ErrNonceUsed is wrapped, in a Permanent error, by Anchorer.Send when the transaction's nonce was taken by
+// another transaction of the same key that got mined: this one can never be included. The other may be a
+// replacement of the same batch or revocation (look for its receipt) or a transaction that is not seald's
+// (one the operator sent with the anchoring key): then the batch is failed and its records anchored anew.
+var ErrNonceUsed = errors.New("nonce already used by another transaction")
 
 // Networks a record can be anchored on. EOS is served through EOS EVM, so both are EVM chains to seald: a
 // network is a name, an RPC endpoint, a key and a deployed SealRegistry contract.
@@ -127,9 +134,14 @@ type Anchorer interface {
 	// Send broadcasts a signed transaction. Sending one the node already knows, or one already mined, is not
 	// an error.
 	Send(ctx context.Context, rawTx []byte) error
-	// Receipt returns where the transaction was included once it has the configured confirmations, nil and
-	// no error while it is unknown, pending or not yet confirmed, and a Permanent error if it reverted.
+	// Receipt returns where the transaction was included once its block is final by the network's
+	// finality rule (the node's finalized block, or confirmations), nil and no error while it is unknown,
+	// pending or not yet final, and a Permanent error if it reverted.
 	Receipt(ctx context.Context, txHash string) (*Receipt, error)
+	// Included returns where the transaction is included in the node's canonical chain now, final or not,
+	// reverted or not; nil and no error when it is not. It tells a nonce taken by one of a batch's own
+	// transactions from one taken by a stranger.
+	Included(ctx context.Context, txHash string) (*Receipt, error)
 	// BuildRevoke signs the transaction that marks a minted token revoked; nothing is sent. The caller
 	// saves it, sends it with Send and follows it with Receipt, as for a batch. Revoking a token that is
 	// already revoked succeeds on chain; a token that is not minted is a Permanent ENOTFOUND.

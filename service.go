@@ -37,9 +37,10 @@ type Service struct {
 	// one revoked or rotated through this Service stops at once. A rotated key's own expiry is exact, cached
 	// or not. Records are never cached, so a record's status is always current.
 	CacheTTL time.Duration
-	// MaxBacklog, when above zero, refuses new records (EOVERLOADED) while this many or more wait in the
-	// pipeline (Records.CountWaiting, read at most once a second): the service pushes back instead of
-	// piling up work it cannot finish.
+	// MaxBacklog, when above zero, refuses new records of a network (EOVERLOADED) while this many or more of
+	// that network wait in the pipeline (Records.CountWaitingByNetwork, read at most once a second): the
+	// service pushes back instead of piling up work it cannot finish, and a stalled network (an EOS node
+	// down) refuses only its own seals, never another network's.
 	MaxBacklog int
 	backlog    backlogCache
 	// Webhooks keeps the projects' webhooks and their deliveries; nil turns the webhook operations off.
@@ -208,14 +209,15 @@ func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Rec
 type backlogCache struct {
 	mu         sync.Mutex
 	at         time.Time
-	n          int
+	n          map[string]int // records waiting, by network
 	last       error
 	refreshing bool
 }
 
-// admit refuses a new record while the backlog is at MaxBacklog or above. A store that cannot count lets the
-// request through: the backlog check must not become a second way for intake to fail.
-func (s *Service) admit(ctx context.Context) error {
+// admit refuses a new record of network while that network's backlog is at MaxBacklog or above. A store
+// that cannot count lets the request through: the backlog check must not become a second way for intake to
+// fail.
+func (s *Service) admit(ctx context.Context, network string) error {
 	if s.MaxBacklog <= 0 {
 		return nil
 	}
@@ -228,21 +230,17 @@ func (s *Service) admit(ctx context.Context) error {
 	n, last := b.n, b.last
 	b.mu.Unlock()
 	if refresh {
-		waiting, err := s.Store.CountWaiting(ctx)
-		count := 0
-		for _, w := range waiting {
-			count += w.Count
-		}
+		waiting, err := s.Store.CountWaitingByNetwork(ctx)
 		b.mu.Lock()
 		b.at, b.refreshing, b.last = time.Now(), false, err
 		if err == nil {
-			b.n = count
+			b.n = waiting
 		}
 		n, last = b.n, b.last
 		b.mu.Unlock()
 	}
-	if last == nil && n >= s.MaxBacklog {
-		return Errorf(EOVERLOADED, "%d records are waiting in the pipeline (the limit is %d): the record was not accepted; send it again later", n, s.MaxBacklog)
+	if last == nil && n[network] >= s.MaxBacklog {
+		return Errorf(EOVERLOADED, "%d %s records are waiting in the pipeline (the limit is %d a network): the record was not accepted; send it again later", n[network], network, s.MaxBacklog)
 	}
 	return nil
 }

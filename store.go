@@ -29,6 +29,9 @@ type Job struct {
 	RunAt       time.Time // not before
 	LeasedUntil time.Time // zero when unclaimed
 	LastError   string
+	// FailingSince is when the job's first failed run ended; zero while it has not failed. It is kept
+	// across retries, for the metric of the oldest failing job of each kind (Jobs.OldestFailing).
+	FailingSince time.Time
 }
 
 // BatchState is where an anchoring batch is.
@@ -145,9 +148,19 @@ type Records interface {
 	// RetentionDue returns up to limit references of records not erased yet whose project keeps copies
 	// for a limited time (Project.Retain) and that were sealed longer than that before now, oldest first.
 	RetentionDue(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// RevokedTokens returns up to limit records of a network whose status is REVOKED and whose batch is
+	// CONFIRMED, with a token id above after, by token id: the pipeline's sweep at start checks each
+	// revocation on chain.
+	RevokedTokens(ctx context.Context, network string, after uint64, limit int) ([]*Record, error)
+	// ErasedCopies returns up to limit erased records that hold the CID of a stored copy, with a reference
+	// above after, by reference: the pipeline's sweep at start deletes any copy still stored.
+	ErasedCopies(ctx context.Context, after string, limit int) ([]*Record, error)
 	// CountWaiting counts the records in each state of the pipeline that is not final (WaitingStates),
 	// with the creation time of the oldest; a state with none is absent.
 	CountWaiting(ctx context.Context) (map[State]Waiting, error)
+	// CountWaitingByNetwork counts the records in the states of WaitingStates by network; a network with
+	// none is absent. The backlog bound is per network, so a stalled chain refuses only its own seals.
+	CountWaitingByNetwork(ctx context.Context) (map[string]int, error)
 }
 
 // Jobs persists the pipeline's durable jobs.
@@ -161,8 +174,8 @@ type Jobs interface {
 	// when dropPayload, deletes the job and inserts the next jobs. ECONFLICT, and nothing changes, when the
 	// job is no longer the caller's or the record is no longer in u.When.
 	CompleteJob(ctx context.Context, j *Job, u *RecordUpdate, dropPayload bool, next ...*Job) error
-	// RetryJob saves the job's attempts, last error and next run, releases its lease, and sets the record's
-	// error type and message, in one transaction.
+	// RetryJob saves the job's attempts, last error, FailingSince and next run, releases its lease, and sets
+	// the record's error type and message, in one transaction.
 	RetryJob(ctx context.Context, j *Job, errorType, errorMessage string) error
 	// FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
 	// state (FAILED), and saves ev (the webhook event of the failure) unless it is nil, in one transaction.
@@ -172,6 +185,11 @@ type Jobs interface {
 	ReleaseLeases(ctx context.Context) error
 	// CountJobs counts the jobs of each kind, for metrics and tests.
 	CountJobs(ctx context.Context) (map[string]int, error)
+	// OldestFailing returns, for each kind with a job that has failed at least once, the earliest
+	// FailingSince of its jobs: how long the oldest overdue job of the kind has been failing.
+	OldestFailing(ctx context.Context) (map[string]time.Time, error)
+	// RequeueJob inserts j unless its record already has a job of its kind; queued says which.
+	RequeueJob(ctx context.Context, j *Job) (queued bool, err error)
 }
 
 // RecordUpdate is what one pipeline step changes in a record: only the fields the step owns, and only while
@@ -227,8 +245,10 @@ type Batches interface {
 	// CreateBatch saves a signed batch and places its records, moving them as t says, in one transaction.
 	// It fails with ECONFLICT if any record is no longer waiting in t.From with no batch.
 	CreateBatch(ctx context.Context, b *Batch, entries []BatchEntry, t Transition, now time.Time) error
-	// UpdateBatch saves a batch's state, transaction and block.
-	UpdateBatch(ctx context.Context, b *Batch) error
+	// UpdateBatch saves a batch's state, transaction and block, only while fence (when not nil) is the
+	// latest epoch of its lock: otherwise ECONFLICT and nothing changes, so a leader woken from a pause
+	// cannot overwrite what its successor saved (a replacement's tx_hashes).
+	UpdateBatch(ctx context.Context, b *Batch, fence *Fence) error
 	// ConfirmBatch saves the batch as CONFIRMED (with its block and transaction) and moves its records in
 	// t.From as t says, in one transaction; ECONFLICT when the batch is already CONFIRMED.
 	ConfirmBatch(ctx context.Context, b *Batch, t Transition, now time.Time) error
@@ -268,14 +288,19 @@ type Revocation struct {
 type Revocations interface {
 	// Revocation returns the revocation of a token; ENOTFOUND when there is none.
 	Revocation(ctx context.Context, network string, tokenID uint64) (*Revocation, error)
-	// SaveRevocation inserts the revocation of its token or replaces the one saved.
-	SaveRevocation(ctx context.Context, rv *Revocation) error
+	// SaveRevocation inserts the revocation of its token or replaces the one saved, only while fence (when
+	// not nil) is the latest epoch of its lock; otherwise ECONFLICT and nothing changes.
+	SaveRevocation(ctx context.Context, rv *Revocation, fence *Fence) error
 }
 
 // Locks hands out the named locks that make one process the anchor leader of a network.
 type Locks interface {
 	// TryLock takes the named lock if no other process holds it; nil and no error when another does.
 	TryLock(ctx context.Context, name string) (Lock, error)
+	// CheckFence is ECONFLICT when f.Epoch is no longer the latest epoch of the lock f.Name: another process
+	// has taken it. A leader calls it before each broadcast, so that one that lost its lock unaware (paused,
+	// cut off) sends nothing more under it.
+	CheckFence(ctx context.Context, f Fence) error
 }
 
 // Store is every store at once: what a backend implements and what cmd/seald opens and hands out.

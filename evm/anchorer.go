@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"seald.dev/seald"
 	"seald.dev/seald/evm/registry"
@@ -38,15 +39,17 @@ const fallbackAnchorGas = 300_000
 
 // ErrNonceUsed is wrapped (as a seald.Permanent error) by Send when the transaction's nonce was taken by
 // another transaction of the same key that got mined, such as a replacement: this one can never be mined,
-// and the caller should look for the receipt of the transaction that took its place.
-var ErrNonceUsed = errors.New("nonce already used by another transaction")
+// and the caller should look for the receipt of the transaction that took its place (seald.ErrNonceUsed).
+var ErrNonceUsed = seald.ErrNonceUsed
 
 // Options tune an Anchorer. The zero value suits the embedded chain; on a real network set Confirmations,
 // and TipCap where the chain demands a minimum priority fee.
 type Options struct {
-	// Confirmations is how many blocks must follow a transaction's block before Receipt reports it. 0
+	// Finality is the rule by which Receipt calls a transaction's block final; "" is FinalityConfirmations.
+	Finality Finality
+	// Confirmations is how many blocks must follow a transaction's block before Receipt reports it under
+	// FinalityConfirmations, and under FinalityFinalized when the node answers no finalized block. 0
 	// reports as soon as it is included: right for the embedded chain, which makes blocks only on demand.
-	// On Polygon PoS, blocks are final after a milestone (a few seconds); 16 or more guards against reorgs.
 	Confirmations uint64
 	// TxType is the kind of transaction sent; "" is TxAuto (EIP-1559 where the chain has a base fee,
 	// legacy at eth_gasPrice where it has none, as on EOS EVM).
@@ -63,6 +66,31 @@ type Options struct {
 	AnchorGasLimit uint64
 	// Development marks the chain as seald's embedded development chain (seald.Chain.Development).
 	Development bool
+}
+
+// Finality is a rule that says when a block is final: a batch counts as anchored, and a revocation as
+// recorded, only once the block of its transaction is.
+type Finality string
+
+// The finality rules.
+const (
+	// FinalityConfirmations: Options.Confirmations blocks follow the transaction's block, which is still
+	// the canonical one at its height. 0 confirmations is "included", right only for the embedded chain.
+	FinalityConfirmations Finality = "confirmations"
+	// FinalityFinalized: the transaction's block is at or below the node's "finalized" block (Polygon PoS
+	// serves it from its milestones) and is the canonical block at its height. A node that answers no
+	// finalized block falls back to Options.Confirmations when it is above 0; with 0, Receipt reports the
+	// node's answer as an error and nothing counts as final.
+	FinalityFinalized Finality = "finalized"
+)
+
+// ParseFinality reads a --finality value.
+func ParseFinality(s string) (Finality, error) {
+	switch f := Finality(strings.ToLower(strings.TrimSpace(s))); f {
+	case FinalityConfirmations, FinalityFinalized:
+		return f, nil
+	}
+	return "", fmt.Errorf("finality %q: want finalized or confirmations", s)
 }
 
 // Anchorer implements seald.Anchorer over JSON-RPC, so the same code anchors on the embedded chain
@@ -146,6 +174,14 @@ func (a *Anchorer) Close() {
 	if a.owned {
 		a.client.Close()
 	}
+}
+
+// Finality is the rule by which Receipt calls a block final.
+func (a *Anchorer) Finality() Finality {
+	if a.opts.Finality == "" {
+		return FinalityConfirmations
+	}
+	return a.opts.Finality
 }
 
 // Address is the account that signs anchors and owns the contract.
@@ -355,42 +391,84 @@ func (a *Anchorer) nonceUsed(ctx context.Context, tx *types.Transaction) (bool, 
 	return n > tx.Nonce(), nil
 }
 
-// Receipt reports where a transaction was included once Confirmations blocks follow its block, nil while
-// it is unknown, pending or not yet confirmed, and a Permanent error naming the contract's reason if it
+// Receipt reports where a transaction was included once its block is final by the Finality rule, nil
+// while it is unknown, pending or not yet final, and a Permanent error naming the contract's reason if it
 // reverted. A receipt whose block is no longer canonical counts as not included, so a reorganised batch
 // shows up as missing and gets re-sent.
 func (a *Anchorer) Receipt(ctx context.Context, txHash string) (*seald.Receipt, error) {
+	r, err := a.included(ctx, txHash)
+	if r == nil || err != nil {
+		return nil, err
+	}
+	final, err := a.final(ctx, r)
+	if err != nil || !final {
+		return nil, err
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		return nil, seald.Permanent(fmt.Errorf("evm: transaction %s reverted in block %s: %s", txHash, r.BlockNumber, a.reason(ctx, r.TxHash, r)))
+	}
+	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex(), GasUsed: r.GasUsed}, nil
+}
+
+// Included reports where a transaction is included in the node's canonical chain now, final or not,
+// reverted or not; nil when it is not.
+func (a *Anchorer) Included(ctx context.Context, txHash string) (*seald.Receipt, error) {
+	r, err := a.included(ctx, txHash)
+	if r == nil || err != nil {
+		return nil, err
+	}
+	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex(), GasUsed: r.GasUsed}, nil
+}
+
+// included returns the transaction's receipt when the node has one in a block of its canonical chain.
+func (a *Anchorer) included(ctx context.Context, txHash string) (*types.Receipt, error) {
 	if !isTxHash(txHash) {
 		return nil, seald.Permanent(seald.Errorf(seald.EINVALID, "%q is not a transaction hash", txHash))
 	}
-	hash := common.HexToHash(txHash)
-	r, err := a.client.TransactionReceipt(ctx, hash)
+	r, err := a.client.TransactionReceipt(ctx, common.HexToHash(txHash))
 	if notFound(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("evm: receipt %s: %w", txHash, err)
 	}
-	if a.opts.Confirmations > 0 {
-		head, err := a.client.BlockNumber(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("evm: block number: %w", err)
+	// A node may keep the receipt of a block a reorganisation or a rewind replaced (geth's debug_setHead
+	// leaves its transaction index): only the canonical block counts.
+	canonical, err := blockHash(ctx, a.client, r.BlockNumber)
+	if notFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("evm: block %s: %w", r.BlockNumber, err)
+	}
+	if canonical != r.BlockHash {
+		return nil, nil
+	}
+	return r, nil
+}
+
+// final tells whether a canonical receipt's block is final by the Finality rule.
+func (a *Anchorer) final(ctx context.Context, r *types.Receipt) (bool, error) {
+	if a.opts.Finality == FinalityFinalized {
+		h, err := a.client.HeaderByNumber(ctx, big.NewInt(int64(rpc.FinalizedBlockNumber)))
+		if err == nil && h != nil {
+			return r.BlockNumber.Cmp(h.Number) <= 0, nil
 		}
-		if head < r.BlockNumber.Uint64()+a.opts.Confirmations {
-			return nil, nil
-		}
-		canonical, err := blockHash(ctx, a.client, r.BlockNumber)
-		if err != nil {
-			return nil, fmt.Errorf("evm: block %s: %w", r.BlockNumber, err)
-		}
-		if canonical != r.BlockHash {
-			return nil, nil
+		if a.opts.Confirmations == 0 {
+			if err == nil {
+				err = ethereum.NotFound
+			}
+			return false, fmt.Errorf("evm: the node answers no finalized block (%v): set confirmations, or wait for the chain to finalize one", err)
 		}
 	}
-	if r.Status != types.ReceiptStatusSuccessful {
-		return nil, seald.Permanent(fmt.Errorf("evm: transaction %s reverted in block %s: %s", txHash, r.BlockNumber, a.reason(ctx, hash, r)))
+	if a.opts.Confirmations == 0 {
+		return true, nil
 	}
-	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex(), GasUsed: r.GasUsed}, nil
+	head, err := a.client.BlockNumber(ctx)
+	if err != nil {
+		return false, fmt.Errorf("evm: block number: %w", err)
+	}
+	return head >= r.BlockNumber.Uint64()+a.opts.Confirmations, nil
 }
 
 // blockHash returns the hash the node gives its canonical block at number. It is read, not computed from

@@ -74,6 +74,14 @@ func (b *fakeBlobs) Delete(ctx context.Context, cid string) error {
 	return nil
 }
 
+// Pinned tells whether the fake keeps cid, as the embedded store's pin does.
+func (b *fakeBlobs) Pinned(ctx context.Context, cid string) (bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.data[cid]
+	return ok, nil
+}
+
 func (b *fakeBlobs) Get(ctx context.Context, cid string) ([]byte, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -296,6 +304,11 @@ func (c *fakeChain) Receipt(ctx context.Context, txHash string) (*seald.Receipt,
 	return nil, nil
 }
 
+// Included is Receipt without a notion of finality: the fake's blocks are final at once.
+func (c *fakeChain) Included(ctx context.Context, txHash string) (*seald.Receipt, error) {
+	return c.Receipt(ctx, txHash)
+}
+
 func (c *fakeChain) BuildRevoke(ctx context.Context, req seald.RevokeRequest) (*seald.SignedTx, error) {
 	if err := c.take("rpc"); err != nil {
 		return nil, err
@@ -325,6 +338,13 @@ func (c *fakeChain) IsRevoked(ctx context.Context, id uint64) (bool, error) {
 }
 
 var errDown = errors.New("connection refused")
+
+// forget drops the revocation of a token from the fake chain, as a chain restored from an older backup would.
+func (c *fakeChain) forget(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.revoked, id)
+}
 
 func (c *fakeChain) minedBatches() int {
 	c.mu.Lock()

@@ -59,7 +59,8 @@ func sleep(ctx context.Context, d time.Duration) {
 type leaderState struct {
 	network string
 	a       seald.Anchorer
-	fence   *seald.Fence // this term's leadership: batches are created and confirmed under it
+	fence   *seald.Fence    // this term's leadership: every write of the leader is made under it
+	lost    <-chan struct{} // closed when the lock is lost (its connection died)
 
 	lastSend  map[int64]time.Time // when each open batch's transaction was last (re)sent
 	failures  int
@@ -73,7 +74,7 @@ type leaderState struct {
 }
 
 func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Anchorer, lock seald.Lock) error {
-	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{},
+	st := &leaderState{network: network, a: a, lastSend: map[int64]time.Time{}, lost: lock.Lost(),
 		fence: &seald.Fence{Name: "anchor:" + network, Epoch: lock.Epoch()}}
 	for {
 		select {
@@ -84,6 +85,9 @@ func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Ancho
 		default:
 		}
 		wait, err := p.anchorRound(ctx, st)
+		if errors.Is(err, errNotLeader) {
+			return err
+		}
 		if err != nil {
 			st.failures++
 			if st.failures > 1 || !errors.Is(err, errRetryNow) {
@@ -93,13 +97,54 @@ func (p *Pipeline) anchorLoop(ctx context.Context, network string, a seald.Ancho
 		} else {
 			st.failures = 0
 		}
-		// Revocations share the leader, and its nonce.
-		p.runRevocations(ctx, network)
+		// Revocations share the leader, its nonce and its fence.
+		p.runRevocations(withFence(ctx, st.fence), network)
 		p.sleepLeader(ctx, wait)
 	}
 }
 
 var errRetryNow = errors.New("retry")
+
+// errNotLeader ends a leadership term: the lock was lost, or another process holds a later epoch.
+var errNotLeader = errors.New("no longer the anchor leader")
+
+// checkLead is the leader's look at its lock before each broadcast: a process that lost the lock unaware
+// (paused, cut off from the database) must not put another transaction on the chain under the key.
+func (p *Pipeline) checkLead(ctx context.Context, st *leaderState) error {
+	select {
+	case <-st.lost:
+		return fmt.Errorf("%w: the anchor lock was lost", errNotLeader)
+	default:
+	}
+	return p.checkFence(ctx, st.fence)
+}
+
+// checkFence asks the store whether fence is still the latest epoch of its lock.
+func (p *Pipeline) checkFence(ctx context.Context, fence *seald.Fence) error {
+	if fence == nil {
+		return nil
+	}
+	if err := p.Store.CheckFence(ctx, *fence); err != nil {
+		if seald.ErrorCode(err) == seald.ECONFLICT {
+			return fmt.Errorf("%w: %v", errNotLeader, err)
+		}
+		return err
+	}
+	return nil
+}
+
+type fenceKey struct{}
+
+// withFence gives the revocation steps run on the leader its leadership, which their writes are fenced by.
+func withFence(ctx context.Context, f *seald.Fence) context.Context {
+	return context.WithValue(ctx, fenceKey{}, f)
+}
+
+// fenceOf is the leadership a step runs under (nil: none, outside a leader).
+func fenceOf(ctx context.Context) *seald.Fence {
+	f, _ := ctx.Value(fenceKey{}).(*seald.Fence)
+	return f
+}
 
 // sleepLeader waits d, or less when a record of this process reaches the anchoring queue (WakeLeader), so
 // that an idle leader takes a lone record at once rather than at its next poll.
@@ -179,7 +224,17 @@ func (p *Pipeline) reconcile(ctx context.Context, st *leaderState) error {
 		}
 		p.Logger.Info("re-sending batch the chain does not have", "network", st.network, "batch", b.ID,
 			"first_token", b.FirstTokenID, "state", b.State)
+		if err := p.checkLead(ctx, st); err != nil {
+			return err
+		}
 		if err := st.a.Send(ctx, b.RawTx); err != nil {
+			if errors.Is(err, seald.ErrNonceUsed) && b.State != seald.BatchConfirmed {
+				// Its nonce went to another transaction: it can never be included. Anchor its records anew.
+				if err := p.nonceTaken(ctx, st, b, err); err != nil {
+					return err
+				}
+				continue
+			}
 			p.setBatchError(ctx, st, b, err)
 			return err
 		}
@@ -201,6 +256,9 @@ func (p *Pipeline) awaitRelost(ctx context.Context, st *leaderState) (time.Durat
 	}
 	if rc == nil {
 		if time.Since(st.lastSend[b.ID]) > 5*time.Second {
+			if err := p.checkLead(ctx, st); err != nil {
+				return 0, err
+			}
 			if err := st.a.Send(ctx, b.RawTx); err != nil {
 				return 0, err
 			}
@@ -209,7 +267,7 @@ func (p *Pipeline) awaitRelost(ctx context.Context, st *leaderState) (time.Durat
 		return min(p.Poll, 100*time.Millisecond), nil
 	}
 	b.BlockNumber, b.BlockHash, b.UpdatedAt = rc.BlockNumber, rc.BlockHash, p.now()
-	if err := p.Store.UpdateBatch(ctx, b); err != nil {
+	if err := p.Store.UpdateBatch(ctx, b, st.fence); err != nil {
 		return 0, err
 	}
 	p.Logger.Info("lost batch included again", "network", st.network, "batch", b.ID, "block", rc.BlockNumber)
@@ -284,8 +342,16 @@ func (p *Pipeline) abandon(st *leaderState, tx *seald.BatchTx) {
 	st.reuseNonce = &nonce
 }
 
+// send broadcasts a saved batch, after a look at the lock. A batch whose nonce another transaction took is
+// failed and its records queued again (nonceTaken).
 func (p *Pipeline) send(ctx context.Context, st *leaderState, b *seald.Batch) error {
+	if err := p.checkLead(ctx, st); err != nil {
+		return err
+	}
 	if err := st.a.Send(ctx, b.RawTx); err != nil {
+		if errors.Is(err, seald.ErrNonceUsed) {
+			return p.nonceTaken(ctx, st, b, err)
+		}
 		p.setBatchError(ctx, st, b, err)
 		return err
 	}
@@ -294,7 +360,7 @@ func (p *Pipeline) send(ctx context.Context, st *leaderState, b *seald.Batch) er
 	if b.State == seald.BatchSigned {
 		b.State = seald.BatchSent
 		b.UpdatedAt = p.now()
-		return p.Store.UpdateBatch(ctx, b)
+		return p.Store.UpdateBatch(ctx, b, st.fence)
 	}
 	return nil
 }
@@ -348,15 +414,22 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *seald.Batch
 		b.RawTx, b.TxHash = tx.RawTx, tx.TxHash
 		b.TxHashes = append(b.TxHashes, tx.TxHash)
 		b.UpdatedAt = p.now()
-		if err := p.Store.UpdateBatch(ctx, b); err != nil {
+		if err := p.Store.UpdateBatch(ctx, b, st.fence); err != nil {
 			return 0, err
 		}
 		p.Logger.Warn("replaced stuck batch transaction", "network", st.network, "batch", b.ID, "attempt", b.Attempt, "tx", tx.TxHash)
 		return 0, p.send(ctx, st, b)
 	}
 	if time.Since(st.lastSend[b.ID]) > 5*time.Second {
-		// The node may have dropped it (a restart with an empty pool): sending it again is harmless.
+		// The node may have dropped it (a restart with an empty pool, or a reorganisation took its block
+		// away before it was final): sending it again is harmless, and puts it back at its own nonce.
+		if err := p.checkLead(ctx, st); err != nil {
+			return 0, err
+		}
 		if err := st.a.Send(ctx, b.RawTx); err != nil {
+			if errors.Is(err, seald.ErrNonceUsed) {
+				return 0, p.nonceTaken(ctx, st, b, err)
+			}
 			p.setBatchError(ctx, st, b, err)
 			return 0, err
 		}
@@ -385,6 +458,26 @@ func (p *Pipeline) failBatch(ctx context.Context, st *leaderState, b *seald.Batc
 	p.Logger.Error("anchoring batch failed on chain; its records are queued again", "network", st.network,
 		"batch", b.ID, "first_token", b.FirstTokenID, "count", b.Count, "tx", b.TxHash, "err", cause)
 	return nil
+}
+
+// nonceTaken handles a batch whose nonce the chain has passed without any transaction of it final. If one
+// of its own transactions is included (a replacement, or the first after a replacement was signed), it
+// holds the nonce and progress confirms it once its block is final. Otherwise a transaction that is not
+// seald's took the nonce (one the operator sent with the anchoring key): the batch can never be included,
+// so it is failed, fenced, and its records go back to the queue for a new batch with new token ids, as a
+// reverted batch's do. Nothing waits behind it: the next batch takes the key's next nonce.
+func (p *Pipeline) nonceTaken(ctx context.Context, st *leaderState, b *seald.Batch, cause error) error {
+	for _, h := range b.TxHashes {
+		rc, err := st.a.Included(ctx, h)
+		if err != nil {
+			return err
+		}
+		if rc != nil {
+			st.lastSend[b.ID] = time.Now()
+			return nil
+		}
+	}
+	return p.failBatch(ctx, st, b, fmt.Errorf("its nonce %d went to another transaction of the anchoring key: %w", b.Nonce, cause))
 }
 
 // batchHashes reads the content hashes of a batch's records in token order, to rebuild its transaction.

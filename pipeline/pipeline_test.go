@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -33,15 +34,25 @@ type env struct {
 	replaceAfter time.Duration
 	// maxWait is the pipeline's Anchor.MaxWait (0: 30 ms).
 	maxWait time.Duration
+	// anchorer, when set, is the chain records are anchored on instead of the fake (chain_test.go).
+	anchorer seald.Anchorer
+	// patience bounds wait (0: 20 s).
+	patience time.Duration
 }
 
 func newEnv(t *testing.T) *env {
+	t.Helper()
+	return newEnvOn(t, nil)
+}
+
+// newEnvOn is newEnv anchoring on a (the fake chain when nil).
+func newEnvOn(t *testing.T, a seald.Anchorer) *env {
 	t.Helper()
 	secrets, err := secret.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, path: filepath.Join(t.TempDir(), "seald.db"), blobs: &fakeBlobs{}, chain: newFakeChain(), mailer: &fakeMailer{}}
+	e := &env{t: t, path: filepath.Join(t.TempDir(), "seald.db"), blobs: &fakeBlobs{}, chain: newFakeChain(), mailer: &fakeMailer{}, anchorer: a}
 	e.open()
 	e.svc.Secrets = secrets
 	tn, err := e.svc.CreateTenant(t.Context(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
@@ -66,8 +77,12 @@ func (e *env) open() {
 		secrets = e.svc.Secrets
 	}
 	e.store = st
+	ch := e.chain.Chain()
+	if e.anchorer != nil {
+		ch = e.anchorer.Chain()
+	}
 	e.svc = &seald.Service{Store: st, Secrets: secrets, Blobs: e.blobs, PublicURL: "http://seald.test",
-		Canonicalize: jcs.Canonicalize, Chains: map[string]seald.Chain{seald.NetworkPolygon: e.chain.Chain()}}
+		Canonicalize: jcs.Canonicalize, Chains: map[string]seald.Chain{seald.NetworkPolygon: ch}}
 }
 
 // start runs a pipeline until halt.
@@ -76,9 +91,13 @@ func (e *env) start(batch int) {
 	if maxWait == 0 {
 		maxWait = 30 * time.Millisecond
 	}
+	var a seald.Anchorer = e.chain
+	if e.anchorer != nil {
+		a = e.anchorer
+	}
 	p := &pipeline.Pipeline{
 		Store: e.store, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: e.mailer,
-		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: e.chain},
+		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: a},
 		Link:      e.svc.VerificationLink,
 		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: maxWait},
 		Retry:     pipeline.RetryPolicy{Base: 5 * time.Millisecond, Max: 40 * time.Millisecond, MaxAttempts: 8},
@@ -123,7 +142,7 @@ func (e *env) seal(i int) *seald.Record {
 // wait polls a record until cond holds.
 func (e *env) wait(ref string, what string, cond func(*seald.Record) bool) *seald.Record {
 	e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(cmp.Or(e.patience, 20*time.Second))
 	for {
 		r, err := e.store.Record(e.t.Context(), ref)
 		if err != nil {

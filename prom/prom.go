@@ -24,6 +24,8 @@ var _ seald.Observer = (*Metrics)(nil)
 type Options struct {
 	// Jobs counts the pipeline's jobs by kind (seald.Store.CountJobs): the queue depth of each step.
 	Jobs func(ctx context.Context) (map[string]int, error)
+	// Failing gives, for each job kind, when its oldest failing job began failing (seald.Jobs.OldestFailing).
+	Failing func(ctx context.Context) (map[string]time.Time, error)
 	// Waiting counts the records waiting in each state of the pipeline (seald.Records.CountWaiting).
 	Waiting func(ctx context.Context) (map[seald.State]seald.Waiting, error)
 	// Balances reads the signer balance (wei) of each network.
@@ -180,6 +182,9 @@ var (
 	oldestDesc = prometheus.NewDesc("seald_records_oldest_waiting_seconds",
 		"Age, since it was sealed, of the oldest record waiting in each state of the pipeline (0 when none waits).",
 		[]string{"state"}, nil)
+	overdueDesc = prometheus.NewDesc("seald_jobs_oldest_overdue_seconds",
+		"Seconds since the oldest failing job of each kind first failed (0 when none fails); revocation (revoke:NETWORK) and erasure jobs retry until they succeed, so this grows until the cause is fixed.",
+		[]string{"kind"}, nil)
 	balanceDesc = prometheus.NewDesc("seald_signer_balance_wei",
 		"Balance of the anchoring key on the network, in wei.", []string{"network"}, nil)
 )
@@ -189,6 +194,7 @@ func (c *scraped) Describe(ch chan<- *prometheus.Desc) {
 	ch <- queuedDesc
 	ch <- waitingDesc
 	ch <- oldestDesc
+	ch <- overdueDesc
 	ch <- balanceDesc
 }
 
@@ -208,6 +214,31 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 			}
 			for kind, n := range counts {
 				ch <- prometheus.MustNewConstMetric(queuedDesc, prometheus.GaugeValue, float64(n), kind)
+			}
+		}
+	}
+	if c.opts.Failing != nil {
+		if failing, err := c.opts.Failing(ctx); err == nil {
+			now := time.Now()
+			if failing == nil {
+				failing = map[string]time.Time{}
+			}
+			for _, kind := range []string{seald.JobErase} {
+				if _, ok := failing[kind]; !ok {
+					failing[kind] = time.Time{} // present at 0, so that an alert sees the series from the start
+				}
+			}
+			for network := range c.opts.Balances {
+				if _, ok := failing[seald.RevokeJob(network)]; !ok {
+					failing[seald.RevokeJob(network)] = time.Time{}
+				}
+			}
+			for kind, since := range failing {
+				age := 0.0
+				if !since.IsZero() {
+					age = max(now.Sub(since).Seconds(), 0)
+				}
+				ch <- prometheus.MustNewConstMetric(overdueDesc, prometheus.GaugeValue, age, kind)
 			}
 		}
 	}

@@ -103,3 +103,26 @@ seald_signer_balance_wei{network="POLYGON"} 1.5e+18
 		t.Errorf("scrape with the chain down: %d\n%s", rec.Code, body)
 	}
 }
+
+// The oldest failing job of each kind shows as its age; erasure and each network's revocations are present
+// at 0 when none fails, so that an alert on them sees the series from the start.
+func TestScrapeShowsOverdueJobs(t *testing.T) {
+	m := prom.New(prom.Options{
+		Failing: func(context.Context) (map[string]time.Time, error) {
+			return map[string]time.Time{"revoke:POLYGON": time.Now().Add(-2 * time.Hour)}, nil
+		},
+		Balances: map[string]func(context.Context) (*big.Int, error){
+			seald.NetworkPolygon: func(context.Context) (*big.Int, error) { return big.NewInt(1), nil },
+			seald.NetworkEOS:     func(context.Context) (*big.Int, error) { return big.NewInt(1), nil },
+		},
+	})
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	for _, want := range []string{`seald_jobs_oldest_overdue_seconds{kind="erase"} 0`, `seald_jobs_oldest_overdue_seconds{kind="revoke:EOS"} 0`,
+		`seald_jobs_oldest_overdue_seconds{kind="revoke:POLYGON"} 720`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %s in\n%s", want, body)
+		}
+	}
+}

@@ -188,14 +188,14 @@ func testUpdateBatch(t *testing.T, s seald.Store) {
 	b.TxHashes = append(b.TxHashes, replacement)
 	b.RawTx, b.Nonce = []byte{0x02, 0x01}, 42
 	b.BlockNumber, b.BlockHash, b.UpdatedAt = 1<<33+5, "0x"+randomHex(32), base.Add(time.Minute)
-	ok(t, "UpdateBatch", s.UpdateBatch(ctx, b))
+	ok(t, "UpdateBatch", s.UpdateBatch(ctx, b, nil))
 	got, err := s.Batch(ctx, b.ID)
 	ok(t, "Batch", err)
 	equal(t, "updated Batch", got, b)
 
 	ghost := newBatch(seald.NetworkPolygon, 9, 1)
 	ghost.ID = b.ID + 1000
-	wantCode(t, "UpdateBatch of an unknown batch", s.UpdateBatch(ctx, ghost), seald.ENOTFOUND)
+	wantCode(t, "UpdateBatch of an unknown batch", s.UpdateBatch(ctx, ghost, nil), seald.ENOTFOUND)
 }
 
 // ConfirmBatch confirms the batch, anchors its records with their errors cleared and queues their next job;
@@ -288,7 +288,7 @@ func testOpenBatches(t *testing.T, s seald.Store) {
 	b3 := batch(t, s, seald.NetworkPolygon, 3, stored(t, s, p, seald.NetworkPolygon, 0))
 	batch(t, s, seald.NetworkEOS, 1, stored(t, s, p, seald.NetworkEOS, 0))
 	b2.State = seald.BatchSent
-	ok(t, "UpdateBatch", s.UpdateBatch(ctx, b2))
+	ok(t, "UpdateBatch", s.UpdateBatch(ctx, b2, nil))
 	ok(t, "ConfirmBatch", s.ConfirmBatch(ctx, b1, anchored, base))
 	b1.State = seald.BatchConfirmed
 	open, err := s.OpenBatches(ctx, seald.NetworkPolygon)
@@ -375,8 +375,9 @@ func testUniqueTokens(t *testing.T, s seald.Store) {
 	batch(t, s, seald.NetworkEOS, 1, stored(t, s, p, seald.NetworkEOS, 0))
 }
 
-// Each taking of a lock gets a higher epoch; a batch created or confirmed under an epoch that is no longer
-// the lock's latest is ECONFLICT and changes nothing, so a leader that lost its lock unaware adds nothing.
+// Each taking of a lock gets a higher epoch; a batch created, updated or confirmed, or a revocation saved,
+// under an epoch that is no longer the lock's latest is ECONFLICT and changes nothing, so a leader that lost
+// its lock unaware adds nothing.
 func testFenced(t *testing.T, s seald.Store) {
 	ctx := t.Context()
 	_, p := tenant(t, s)
@@ -409,7 +410,25 @@ func testFenced(t *testing.T, s seald.Store) {
 	if got := record(t, s, r.Reference).State; got != seald.StateAnchorSubmitted {
 		t.Errorf("record in %s after a fenced-off confirmation, want %s", got, seald.StateAnchorSubmitted)
 	}
-	ok(t, "ConfirmBatch under the current epoch", s.ConfirmBatch(ctx, b, liveDone, base))
+	// A stale leader woken from a pause cannot overwrite the batch's transactions, nor a revocation.
+	saved, err := s.Batch(ctx, b.ID)
+	ok(t, "Batch", err)
+	overwrite := *saved
+	overwrite.TxHash, overwrite.TxHashes, overwrite.Attempt = "0x"+randomHex(32), []string{"0x" + randomHex(32)}, 9
+	wantCode(t, "UpdateBatch under a past epoch", s.UpdateBatch(ctx, &overwrite, old), seald.ECONFLICT)
+	got, err := s.Batch(ctx, b.ID)
+	ok(t, "Batch", err)
+	equal(t, "batch after a fenced-off update", got, saved)
+	ok(t, "UpdateBatch under the current epoch", s.UpdateBatch(ctx, &overwrite, cur))
+	tx := "0x" + randomHex(32)
+	rv := &seald.Revocation{Network: seald.NetworkPolygon, TokenID: 1, Reference: r.Reference, Nonce: 7, TxHash: tx,
+		TxHashes: []string{tx}, RawTx: []byte{0x02}, State: seald.BatchSigned, CreatedAt: base, UpdatedAt: base}
+	wantCode(t, "SaveRevocation under a past epoch", s.SaveRevocation(ctx, rv, old), seald.ECONFLICT)
+	_, err = s.Revocation(ctx, seald.NetworkPolygon, 1)
+	wantCode(t, "Revocation after a fenced-off save", err, seald.ENOTFOUND)
+	ok(t, "SaveRevocation under the current epoch", s.SaveRevocation(ctx, rv, cur))
+	wantCode(t, "CheckFence of a past epoch", s.CheckFence(ctx, *old), seald.ECONFLICT)
+	ok(t, "CheckFence of the current epoch", s.CheckFence(ctx, *cur))
 }
 
 // A failed batch takes its records back to the queue with the error given, gives its token ids back, and is
@@ -466,7 +485,7 @@ func testRevocations(t *testing.T, s seald.Store) {
 	rv := &seald.Revocation{Network: seald.NetworkPolygon, TokenID: 1<<40 + 7, Reference: "D-00000000-0000-4000-8000-000000000007",
 		Nonce: 1<<33 + 1, TxHash: tx, TxHashes: []string{tx}, RawTx: []byte{0x02, 0xf8, 0x01}, State: seald.BatchSigned,
 		CreatedAt: base, UpdatedAt: base}
-	ok(t, "SaveRevocation", s.SaveRevocation(ctx, rv))
+	ok(t, "SaveRevocation", s.SaveRevocation(ctx, rv, nil))
 	got, err := s.Revocation(ctx, seald.NetworkPolygon, rv.TokenID)
 	ok(t, "Revocation", err)
 	equal(t, "saved Revocation", got, rv)
@@ -477,7 +496,7 @@ func testRevocations(t *testing.T, s seald.Store) {
 	next := *rv
 	next.TxHash, next.TxHashes, next.RawTx, next.Attempt = replacement, []string{tx, replacement}, []byte{0x02, 0x02}, 1
 	next.State, next.CreatedAt, next.UpdatedAt = seald.BatchSent, base.Add(time.Hour), base.Add(time.Minute)
-	ok(t, "SaveRevocation again", s.SaveRevocation(ctx, &next))
+	ok(t, "SaveRevocation again", s.SaveRevocation(ctx, &next, nil))
 	got, err = s.Revocation(ctx, seald.NetworkPolygon, rv.TokenID)
 	ok(t, "Revocation", err)
 	next.CreatedAt = base

@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Status", statusTests},
 		{"Jobs", jobTests},
 		{"Anchoring", batchTests},
+		{"Sweep", sweepTests},
 		{"Locks", lockTests},
 		{"Webhooks", webhookTests},
 		{"Erasure", erasureTests},

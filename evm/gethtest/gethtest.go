@@ -42,6 +42,8 @@ type Options struct {
 	// MinerTip is --miner.gasprice, the lowest priority fee (wei) the node puts in a block; nil keeps dev
 	// mode's 1 wei. Transactions tipping less stay in the pool: the way to get a stuck transaction.
 	MinerTip *big.Int
+	// Debug serves the debug API over HTTP too, for tests that rewind the chain (debug_setHead).
+	Debug bool
 }
 
 // Geth is a running (or stopped) geth node.
@@ -121,6 +123,13 @@ func (g *Geth) start() {
 		"--http", "--http.addr", "127.0.0.1", "--http.port", strconv.Itoa(g.port), "--http.api", "eth,net,web3",
 		"--nodiscover", "--maxpeers", "0", "--port", "0", "--authrpc.port", "0", "--ipcdisable",
 		"--networkid", g.ChainID.String(), "--verbosity", "3",
+	}
+	if g.opts.Debug {
+		for i, a := range args {
+			if a == "eth,net,web3" {
+				args[i] = "eth,net,web3,debug"
+			}
+		}
 	}
 	if g.opts.MinerTip != nil {
 		args = append(args, "--miner.gasprice", g.opts.MinerTip.String())

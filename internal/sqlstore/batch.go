@@ -98,15 +98,18 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 	return nil
 }
 
-// UpdateBatch saves a batch's state, transaction, attempt and block. The network, token range and creation
-// time never change.
-func (s *Store) UpdateBatch(ctx context.Context, b *seald.Batch) error {
+// UpdateBatch saves a batch's state, transaction, attempt and block, fenced by fence. The network, token
+// range and creation time never change.
+func (s *Store) UpdateBatch(ctx context.Context, b *seald.Batch, fence *seald.Fence) error {
 	op := s.op("UpdateBatch")
 	_, nonce, block, hashes, err := batchValues(b)
 	if err != nil {
 		return s.D.Wrap(op, err)
 	}
 	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.checkFence(ctx, q, op, fence); err != nil {
+			return err
+		}
 		n, err := q.Exec(ctx, `UPDATE batches SET root = ?, nonce = ?, tx_hash = ?, tx_hashes = ?, raw_tx = ?,
 			attempt = ?, state = ?, block_number = ?, block_hash = ?, updated_at = ? WHERE id = ?`,
 			b.Root, nonce, b.TxHash, hashes, b.RawTx, b.Attempt, string(b.State), block, b.BlockHash,
@@ -277,6 +280,26 @@ func (s *Store) NewEpoch(ctx context.Context, name string) (int64, error) {
 			ON CONFLICT (name) DO UPDATE SET epoch = leaders.epoch + 1 RETURNING epoch`, name).Scan(&epoch)
 	})
 	return epoch, err
+}
+
+// CheckFence is ECONFLICT when f is no longer the latest epoch of its lock.
+func (s *Store) CheckFence(ctx context.Context, f seald.Fence) error {
+	op := s.op("CheckFence")
+	var epoch int64
+	err := s.E.Read(ctx, op, func(q Querier) error {
+		err := q.QueryRow(ctx, `SELECT epoch FROM leaders WHERE name = ?`, f.Name).Scan(&epoch)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if epoch != f.Epoch {
+		return Conflict(op, "the %s lock has passed to another process (epoch %d, this one holds %d)", f.Name, epoch, f.Epoch)
+	}
+	return nil
 }
 
 // checkFence refuses a write made under a leadership that has ended: another process took the lock since.

@@ -122,3 +122,23 @@ func (s *Store) SetProjectRetention(ctx context.Context, projectID string, retai
 		return mustAffect(n, err, NotFound(op, "project %s not found", projectID))
 	})
 }
+
+// RevokedTokens returns up to limit REVOKED records of a network in CONFIRMED batches with a token id above
+// after, by token id.
+func (s *Store) RevokedTokens(ctx context.Context, network string, after uint64, limit int) ([]*seald.Record, error) {
+	if limit < 1 || after > 1<<63-1 {
+		return []*seald.Record{}, nil
+	}
+	return list(ctx, s, s.op("RevokedTokens"), scanRecord, selectRecord+`WHERE status = ? AND network = ? AND token_id > ?
+		AND batch_id IN (SELECT id FROM batches WHERE state = ?) ORDER BY token_id LIMIT ?`,
+		string(seald.StatusRevoked), network, int64(after), string(seald.BatchConfirmed), limit)
+}
+
+// ErasedCopies returns up to limit erased records holding a CID, with a reference above after, by reference.
+func (s *Store) ErasedCopies(ctx context.Context, after string, limit int) ([]*seald.Record, error) {
+	if limit < 1 {
+		return []*seald.Record{}, nil
+	}
+	return list(ctx, s, s.op("ErasedCopies"), scanRecord, selectRecord+`WHERE erased_at IS NOT NULL AND cid <> ''
+		AND reference > ? ORDER BY reference LIMIT ?`, after, limit)
+}

@@ -44,16 +44,20 @@ func SetJobIDs(reference string, jobs []*seald.Job, ids []int64) {
 	}
 }
 
-const jobColumns = `id, kind, reference, attempts, run_at, leased_until, last_error`
+const jobColumns = `id, kind, reference, attempts, run_at, leased_until, last_error, failing_since`
 
 func scanJob(row Row) (*seald.Job, error) {
 	var j seald.Job
-	var leased *time.Time
-	if err := row.Scan(&j.ID, &j.Kind, &j.Reference, &j.Attempts, Time{T: &j.RunAt}, Time{Null: &leased}, &j.LastError); err != nil {
+	var leased, failing *time.Time
+	if err := row.Scan(&j.ID, &j.Kind, &j.Reference, &j.Attempts, Time{T: &j.RunAt}, Time{Null: &leased}, &j.LastError,
+		Time{Null: &failing}); err != nil {
 		return nil, err
 	}
 	if leased != nil {
 		j.LeasedUntil = *leased
+	}
+	if failing != nil {
+		j.FailingSince = *failing
 	}
 	return &j, nil
 }
@@ -170,13 +174,17 @@ func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUp
 	return nil
 }
 
-// RetryJob saves the job's attempts, last error and next run, releases its lease, and sets the record's
-// error type and message, in one transaction; ECONFLICT when the job is no longer the caller's.
+// RetryJob saves the job's attempts, last error, failing time and next run, releases its lease, and sets
+// the record's error type and message, in one transaction; ECONFLICT when the job is no longer the caller's.
 func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMessage string) error {
 	op := s.op("RetryJob")
+	var failing any
+	if !j.FailingSince.IsZero() {
+		failing = s.D.Time(j.FailingSince)
+	}
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
-		if err := s.ownJob(ctx, q, op, j, `UPDATE jobs SET attempts = ?, last_error = ?, run_at = ?, leased_until = NULL`,
-			j.Attempts, j.LastError, s.D.Time(j.RunAt)); err != nil {
+		if err := s.ownJob(ctx, q, op, j, `UPDATE jobs SET attempts = ?, last_error = ?, run_at = ?, leased_until = NULL,
+			failing_since = ?`, j.Attempts, j.LastError, s.D.Time(j.RunAt), failing); err != nil {
 			return err
 		}
 		_, err := q.Exec(ctx, `UPDATE records SET error_type = ?, error_message = ? WHERE reference = ?`,
@@ -244,4 +252,47 @@ func (s *Store) CountJobs(ctx context.Context) (map[string]int, error) {
 		m[c.kind] = c.n
 	}
 	return m, nil
+}
+
+// OldestFailing returns, for each kind with a failed job, the earliest time one of its jobs began failing.
+func (s *Store) OldestFailing(ctx context.Context) (map[string]time.Time, error) {
+	type oldest struct {
+		kind string
+		at   time.Time
+	}
+	rows, err := list(ctx, s, s.op("OldestFailing"), func(row Row) (o oldest, err error) {
+		err = row.Scan(&o.kind, Time{T: &o.at})
+		return o, err
+	}, `SELECT kind, min(failing_since) FROM jobs WHERE failing_since IS NOT NULL GROUP BY kind`)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]time.Time, len(rows))
+	for _, o := range rows {
+		m[o.kind] = o.at
+	}
+	return m, nil
+}
+
+// RequeueJob inserts j unless its record already has a job of its kind, in one transaction.
+func (s *Store) RequeueJob(ctx context.Context, j *seald.Job) (bool, error) {
+	op := s.op("RequeueJob")
+	var ids []int64
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		var n int
+		if err := q.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE reference = ? AND kind = ?`, j.Reference, j.Kind).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+		var err error
+		ids, err = s.insertJobs(ctx, q, j.Reference, []*seald.Job{j})
+		return err
+	})
+	if err != nil || ids == nil {
+		return false, err
+	}
+	SetJobIDs(j.Reference, []*seald.Job{j}, ids)
+	return true, nil
 }

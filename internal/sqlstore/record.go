@@ -293,3 +293,27 @@ func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting
 	})
 	return out, err
 }
+
+// CountWaitingByNetwork counts the records in the pipeline's waiting states by network.
+func (s *Store) CountWaitingByNetwork(ctx context.Context) (map[string]int, error) {
+	type count struct {
+		network string
+		n       int
+	}
+	args := make([]any, len(seald.WaitingStates))
+	for i, st := range seald.WaitingStates {
+		args[i] = string(st)
+	}
+	counts, err := list(ctx, s, s.op("CountWaitingByNetwork"), func(row Row) (c count, err error) {
+		err = row.Scan(&c.network, &c.n)
+		return c, err
+	}, `SELECT network, count(*) FROM records WHERE state IN (?`+strings.Repeat(", ?", len(args)-1)+`) GROUP BY network`, args...)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]int, len(counts))
+	for _, c := range counts {
+		m[c.network] = c.n
+	}
+	return m, nil
+}

@@ -31,8 +31,9 @@ func scanRevocation(row Row) (*seald.Revocation, error) {
 	return &rv, jsonInto("revocation tx_hashes", hashes, &rv.TxHashes)
 }
 
-// SaveRevocation inserts the revocation of its token or replaces the one saved (its creation time is kept).
-func (s *Store) SaveRevocation(ctx context.Context, rv *seald.Revocation) error {
+// SaveRevocation inserts the revocation of its token or replaces the one saved (its creation time is kept),
+// fenced by fence.
+func (s *Store) SaveRevocation(ctx context.Context, rv *seald.Revocation, fence *seald.Fence) error {
 	op := s.op("SaveRevocation")
 	token, err := integer("token id", rv.TokenID)
 	if err != nil {
@@ -47,6 +48,9 @@ func (s *Store) SaveRevocation(ctx context.Context, rv *seald.Revocation) error 
 		return s.D.Wrap(op, err)
 	}
 	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		if err := s.checkFence(ctx, q, op, fence); err != nil {
+			return err
+		}
 		_, err := q.Exec(ctx, `INSERT INTO revocations (network, token_id, reference, nonce, tx_hash, tx_hashes, raw_tx,
 			attempt, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (network, token_id) DO UPDATE SET reference = excluded.reference, nonce = excluded.nonce,

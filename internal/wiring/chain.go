@@ -61,7 +61,8 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 		// The RPC URL is left out: providers put their API key in it. The contract is what every other
 		// instance needs as --contract.
 		logger.Info("anchoring", "network", seald.NetworkPolygon, "chain_id", a.Chain().ChainID,
-			"contract", a.Chain().Contract, "signer", a.Address().Hex())
+			"contract", a.Chain().Contract, "signer", a.Address().Hex(), "finality", string(a.Finality()),
+			"confirmations", polygonNet.confirmations)
 	}
 	closers.Add("polygon anchorer", func() error { polygon.Close(); return nil })
 	p.add(polygon, cfg.ExplorerURL)
@@ -73,7 +74,7 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 		closers.Add("eos anchorer", func() error { a.Close(); return nil })
 		p.add(a, cfg.EOSExplorerURL)
 		logger.Info("anchoring", "network", seald.NetworkEOS, "chain", a.Chain().Name(), "contract", a.Chain().Contract,
-			"signer", a.Address().Hex(), "tx_type", string(eosNet.txType), "confirmations", eosNet.confirmations)
+			"signer", a.Address().Hex(), "tx_type", string(eosNet.txType), "finality", string(a.Finality()), "confirmations", eosNet.confirmations)
 	}
 	return nil
 }
@@ -88,18 +89,52 @@ type network struct {
 	txType        evm.TxType
 	ceiling       *big.Int
 	confirmations uint64
+	finality      string // auto, finalized or confirmations (--finality)
 }
 
 func polygonNetwork(cfg *Config) (network, error) {
 	n := network{name: seald.NetworkPolygon, flag: "--chain", url: cfg.Chain, keyFile: cfg.ChainKeyFile, contract: cfg.Contract,
-		confirmations: cfg.Confirmations}
+		confirmations: cfg.Confirmations, finality: cfg.Finality}
+	if err := n.checkFinality("--finality"); err != nil {
+		return n, err
+	}
 	return n, n.fees(cfg.TxType, "--tx-type", cfg.GasPriceCeiling, "--gas-price-ceiling")
 }
 
 func eosNetwork(cfg *Config) (network, error) {
 	n := network{name: seald.NetworkEOS, flag: "--eos-chain", url: cfg.EOSChain, keyFile: cfg.EOSKeyFile, contract: cfg.EOSContract,
-		chainID: cfg.EOSChainID, chainIDFlag: "--eos-chain-id", confirmations: cfg.EOSConfirmations.Or(cfg.Confirmations)}
+		chainID: cfg.EOSChainID, chainIDFlag: "--eos-chain-id", confirmations: cfg.EOSConfirmations.Or(cfg.Confirmations), finality: cfg.EOSFinality}
+	if err := n.checkFinality("--eos-finality"); err != nil {
+		return n, err
+	}
 	return n, n.fees(cfg.EOSTxType, "--eos-tx-type", cfg.EOSGasPriceCeiling, "--eos-gas-price-ceiling")
+}
+
+func (n *network) checkFinality(flag string) error {
+	if n.finality == "" || n.finality == "auto" {
+		return nil
+	}
+	if _, err := evm.ParseFinality(n.finality); err != nil {
+		return fmt.Errorf("%s: %v (or auto)", flag, err)
+	}
+	return nil
+}
+
+// rule is the finality rule of the network on the chain chainID. auto is "finalized" on Polygon PoS and its
+// Amoy and Mumbai testnets, whose nodes (bor) serve the finalized block from Heimdall's milestones, and
+// "confirmations" everywhere else: on EOS EVM, whose answer to "finalized" seald has not been able to
+// check (docs/operations.md), and on development chains (geth --dev finalizes only every 32 blocks).
+func (n network) rule(chainID uint64) evm.Finality {
+	if f, err := evm.ParseFinality(n.finality); err == nil {
+		return f
+	}
+	if n.name == seald.NetworkPolygon {
+		switch chainID {
+		case 137, 80002, 80001:
+			return evm.FinalityFinalized
+		}
+	}
+	return evm.FinalityConfirmations
 }
 
 func (n *network) fees(txType, typeFlag, ceiling, ceilingFlag string) error {
@@ -119,23 +154,26 @@ func (n *network) fees(txType, typeFlag, ceiling, ceilingFlag string) error {
 
 // probe checks that the URL is an EVM JSON-RPC endpoint serving the configured chain id, before any key
 // is used or contract deployed there.
-func (n network) probe(ctx context.Context) error {
+func (n network) probe(ctx context.Context) (uint64, error) {
 	client, err := ethclient.DialContext(ctx, n.url)
 	if err != nil {
-		return fmt.Errorf("%s is not an EVM JSON-RPC endpoint: %v", n.flag, err)
+		return 0, fmt.Errorf("%s is not an EVM JSON-RPC endpoint: %v", n.flag, err)
 	}
 	defer client.Close()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	id, err := client.ChainID(ctx)
 	if err != nil {
-		return fmt.Errorf("%s is not an EVM JSON-RPC endpoint: eth_chainId failed: %v", n.flag, err)
+		return 0, fmt.Errorf("%s is not an EVM JSON-RPC endpoint: eth_chainId failed: %v", n.flag, err)
 	}
 	if n.chainID != 0 && (!id.IsUint64() || id.Uint64() != n.chainID) {
-		return fmt.Errorf("%s serves chain id %s, not the %d of %s (EOS EVM mainnet is 17777, its testnet 15557)",
+		return 0, fmt.Errorf("%s serves chain id %s, not the %d of %s (EOS EVM mainnet is 17777, its testnet 15557)",
 			n.flag, id, n.chainID, n.chainIDFlag)
 	}
-	return nil
+	if !id.IsUint64() {
+		return 0, nil
+	}
+	return id.Uint64(), nil
 }
 
 func (p *Parts) add(a *evm.Anchorer, explorer string) {
@@ -159,7 +197,8 @@ func dialChain(ctx context.Context, cfg *Config, n network) (*evm.Anchorer, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := n.probe(ctx); err != nil {
+	chainID, err := n.probe(ctx)
+	if err != nil {
 		return nil, err
 	}
 	saved := filepath.Join(cfg.DataDir, "contract-"+strings.ToLower(n.name)+".json")
@@ -193,7 +232,7 @@ func dialChain(ctx context.Context, cfg *Config, n network) (*evm.Anchorer, erro
 		return nil, fmt.Errorf("contract address %q of %s is not an address", contract, n.name)
 	}
 	return evm.DialAnchorer(ctx, n.url, common.HexToAddress(contract), key, n.name, evm.Options{Confirmations: n.confirmations,
-		AnchorGasLimit: cfg.AnchorGasLimit, TxType: n.txType, FeeCeiling: n.ceiling})
+		Finality: n.rule(chainID), AnchorGasLimit: cfg.AnchorGasLimit, TxType: n.txType, FeeCeiling: n.ceiling})
 }
 
 // deployOptions are the settings of a contract seald deploys: the tokenURI prefix is the service's token

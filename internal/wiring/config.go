@@ -44,6 +44,9 @@ type Config struct {
 	ChainKeyFile  string
 	ChainRPCAddr  string
 	Confirmations uint64
+	// Finality and EOSFinality are each network's finality rule: auto, finalized or confirmations.
+	Finality    string
+	EOSFinality string
 	// TxType and GasPriceCeiling price POLYGON's transactions on a --chain URL: auto, legacy or dynamic,
 	// and the highest max fee per gas or gas price, in gwei.
 	TxType          string
@@ -123,7 +126,9 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.ChainKeyFile, "chain-key-file", "", "hex private key file of the signer (with --chain URL)")
 	fs.StringVar(&cfg.Contract, "contract", "", "SealRegistry address on the --chain network (deployed when empty)")
 	fs.StringVar(&cfg.ChainRPCAddr, "chain-rpc-addr", "127.0.0.1:8545", "where the embedded chain serves JSON-RPC (empty: off)")
-	fs.Uint64Var(&cfg.Confirmations, "confirmations", 0, "blocks after inclusion before a POLYGON batch counts as anchored")
+	fs.Uint64Var(&cfg.Confirmations, "confirmations", 0, "blocks after inclusion before a POLYGON batch counts as anchored (the confirmations rule, or when the node answers no finalized block)")
+	fs.StringVar(&cfg.Finality, "finality", "auto", "when a POLYGON batch counts as anchored: finalized (the node's finalized block), confirmations (--confirmations), or auto (finalized on Polygon PoS and Amoy, confirmations elsewhere)")
+	fs.StringVar(&cfg.EOSFinality, "eos-finality", "auto", "when an EOS batch counts as anchored: finalized, confirmations (--eos-confirmations), or auto (confirmations)")
 	fs.StringVar(&cfg.TxType, "tx-type", "auto", "POLYGON transactions on a --chain URL: auto (EIP-1559 when the chain has a base fee, else legacy at eth_gasPrice), legacy or dynamic")
 	fs.StringVar(&cfg.GasPriceCeiling, "gas-price-ceiling", "1000", "highest max fee per gas (or legacy gas price) of POLYGON transactions, replacements included, in gwei")
 	fs.StringVar(&cfg.TransferEvents, "contract-transfer-events", "consecutive", "for a contract seald deploys: consecutive (one ERC-2309 event per batch) or per-token (one ERC-721 Transfer per token, for indexers that ignore ERC-2309)")

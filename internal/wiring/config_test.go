@@ -1,7 +1,11 @@
 package wiring
 
 import (
+	"strings"
 	"testing"
+
+	"seald.dev/seald"
+	"seald.dev/seald/evm"
 )
 
 // An environment variable set to "" gives its flag the empty value; one not set leaves the default; a flag
@@ -66,5 +70,31 @@ func TestEOSConfirmations(t *testing.T) {
 		if got := cfg.EOSConfirmations.Or(cfg.Confirmations); got != c.want {
 			t.Errorf("%v %v: EOS confirmations %d, want %d", c.args, c.env, got, c.want)
 		}
+	}
+}
+
+// The finality rule of each network: auto is finalized on Polygon PoS and its testnets only; a rule given
+// is kept; a bad one is refused at start.
+func TestFinalityRule(t *testing.T) {
+	cases := []struct {
+		network, finality string
+		chainID           uint64
+		want              evm.Finality
+	}{
+		{seald.NetworkPolygon, "auto", 137, evm.FinalityFinalized},
+		{seald.NetworkPolygon, "auto", 80002, evm.FinalityFinalized},
+		{seald.NetworkPolygon, "auto", 1337, evm.FinalityConfirmations},
+		{seald.NetworkPolygon, "confirmations", 137, evm.FinalityConfirmations},
+		{seald.NetworkEOS, "auto", 17777, evm.FinalityConfirmations},
+		{seald.NetworkEOS, "finalized", 17777, evm.FinalityFinalized},
+	}
+	for _, c := range cases {
+		n := network{name: c.network, finality: c.finality}
+		if got := n.rule(c.chainID); got != c.want {
+			t.Errorf("%s --finality %s on chain %d: %s, want %s", c.network, c.finality, c.chainID, got, c.want)
+		}
+	}
+	if _, err := polygonNetwork(&Config{Finality: "safe", TxType: "auto"}); err == nil || !strings.Contains(err.Error(), "--finality") {
+		t.Errorf("--finality safe: %v", err)
 	}
 }

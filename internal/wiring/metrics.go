@@ -23,7 +23,7 @@ func newMetrics(store seald.Store, p *Parts) *prom.Metrics {
 			balances[network] = b.Balance
 		}
 	}
-	return prom.New(prom.Options{Jobs: store.CountJobs, Waiting: store.CountWaiting, Balances: balances})
+	return prom.New(prom.Options{Jobs: store.CountJobs, Failing: store.OldestFailing, Waiting: store.CountWaiting, Balances: balances})
 }
 
 // listenMetrics opens the separate metrics listener when --metrics is an address, and returns its server
