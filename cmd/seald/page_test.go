@@ -424,7 +424,7 @@ func TestVerificationPageInBrowser(t *testing.T) {
 	t.Run("canonical form and hash match the server's", func(t *testing.T) {
 		tb := newTab(t, browser, false)
 		tb.do(chromedp.Navigate(in.URL + "/v/" + activeRef))
-		jsAgreesWithGo(t, tb, rfc8785Inputs())
+		jsAgreesWithGo(t, tb, append(rfc8785Inputs(), numberInputs()...))
 		tb.quiet()
 	})
 	t.Logf("screenshots in %s", shots)
