@@ -36,7 +36,12 @@ func TestTenantUpdateWritesOnlyWhatIsGiven(t *testing.T) {
 	before := update(map[string]any{"logo": "https://logo.example"})
 	for _, member := range []string{"name", "description", "logo", "website", "project_name", "project_description", "project_logo"} {
 		for _, bad := range []string{"Acme\x00Ltd", "Acme\x1b[2JLtd", "Acme\u0085Ltd", "Acme\rLtd", "Acme\u007fLtd"} {
-			r := update(map[string]any{member: bad, "website": "https://half-written.example"})
+			// With a valid member beside it, which must not be written either.
+			body := map[string]any{"project_description": "half-written", member: bad}
+			if member == "project_description" {
+				body = map[string]any{"description": "half-written", member: bad}
+			}
+			r := update(body)
 			if msg := str(r.Body, "error"); r.Status != 400 || !strings.HasPrefix(msg, member+" must not contain control characters") {
 				t.Errorf("%s %q: %d %s, want 400 naming %s and control characters", member, bad, r.Status, r.Raw, member)
 			}
