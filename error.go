@@ -19,7 +19,7 @@ const (
 	EUNSUPPORTED  = "unsupported"  // an unsupported media type (415)
 	ERATELIMIT    = "rate_limited" // over the caller's rate limit (429)
 	EUNAVAILABLE  = "unavailable"  // a dependency is down; the caller may retry (503)
-	EOVERLOADED   = "overloaded"   // too much accepted work waits: the request was not accepted; retry later (503)
+	EOVERLOADED   = "overloaded"   // too much work waits (backlog, password hashing): the request was not accepted; retry later (503)
 	EINTERNAL     = "internal"     // anything else; never shown to a caller in detail (500)
 )
 

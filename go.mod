@@ -34,6 +34,8 @@ require (
 	github.com/prometheus/client_model v0.6.2
 	github.com/prometheus/common v0.70.1
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
+	github.com/stripe/stripe-go/v84 v84.4.1
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.58.0
 	golang.org/x/net v0.60.0

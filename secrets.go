@@ -43,7 +43,7 @@ type OVICodec interface {
 }
 
 // PasswordHasher keeps record passwords as slow hashes only. Hashing takes much memory, so both calls may
-// wait for room and fail with EUNAVAILABLE.
+// wait for room and fail with EOVERLOADED before anything of the request is done.
 type PasswordHasher interface {
 	HashPassword(ctx context.Context, password string) (string, error)
 	CheckPassword(ctx context.Context, encoded, password string) (bool, error)

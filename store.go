@@ -101,11 +101,11 @@ type Tenants interface {
 	BusinessByName(ctx context.Context, name string) (*Business, error)
 	Business(ctx context.Context, businessID string) (*Business, error)
 	Project(ctx context.Context, projectID string) (*Project, error)
-	// UpdateBusiness saves a business's name, description, logo and website; ENOTFOUND for an unknown
-	// business, ECONFLICT when another business has the name.
-	UpdateBusiness(ctx context.Context, b *Business) error
-	// UpdateProject saves a project's name, description and logo; ENOTFOUND for an unknown project.
-	UpdateProject(ctx context.Context, p *Project) error
+	// UpdateTenant writes the fields of ch that are set, and no other, in one transaction, and returns the
+	// business and (with ch.ProjectID) the project as they are after it. ENOTFOUND for an unknown business or
+	// a project that is not one of its own, ECONFLICT when another business has the name; on error nothing
+	// is written.
+	UpdateTenant(ctx context.Context, ch *TenantChange) (*Business, *Project, error)
 	// SetProjectRetention saves how long a project's stored copies are kept (0: for ever); ENOTFOUND for an
 	// unknown project.
 	SetProjectRetention(ctx context.Context, projectID string, retain time.Duration) error
@@ -121,6 +121,17 @@ type Tenants interface {
 	KeyByDigest(ctx context.Context, digest string) (*Key, error)
 	// Keys lists the keys of a business (all of them when businessID is empty).
 	Keys(ctx context.Context, businessID string) ([]*Key, error)
+}
+
+// TenantChange is what one tenant update writes: the fields set (nil: left as it is) and nothing else, so
+// that two updates of different fields at once both keep their change.
+type TenantChange struct {
+	BusinessID                       string
+	Name, Description, Logo, Website *string
+	// ProjectID is one of the business's projects, "" for none: its fields are left as they are.
+	ProjectID                                    string
+	ProjectName, ProjectDescription, ProjectLogo *string
+	Retain                                       *time.Duration // 0: for ever
 }
 
 // Records persists records, their canonical payloads and their audit trails.

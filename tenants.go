@@ -44,7 +44,10 @@ func (s *Service) CreateTenant(ctx context.Context, req TenantRequest) (*Tenant,
 	if pname == "" {
 		return nil, Errorf(EINVALID, "project name is required")
 	}
-	if err := cmp.Or(checkLength("business name", name, MaxName), checkLength("project name", pname, MaxName),
+	if err := cmp.Or(checkText("business name", name, false), checkText("project name", pname, false),
+		checkText("description", req.Description, true), checkText("website", req.Website, false),
+		checkText("logo", req.Logo, false),
+		checkLength("business name", name, MaxName), checkLength("project name", pname, MaxName),
 		checkLength("description", req.Description, MaxDescription), checkLength("website", req.Website, MaxDescription),
 		checkLength("logo", req.Logo, MaxDescription)); err != nil {
 		return nil, err
@@ -262,68 +265,48 @@ func (s *Service) UpdateTenant(ctx context.Context, c *Caller, u TenantUpdate) (
 	if c != nil && (u.BusinessID != c.Business.BusinessID || u.ProjectID != "" && u.ProjectID != c.Project.ProjectID) {
 		return nil, nil, Errorf(ENOTFOUND, "no such business or project")
 	}
-	set := func(dst *string, v *string, what string, limit int, required bool) error {
+	ch := &TenantChange{BusinessID: u.BusinessID, ProjectID: u.ProjectID}
+	// Each member given is checked and trimmed here; the store writes those, and only those, in one
+	// transaction, so an update racing another one of other members loses nothing, and a refused member
+	// leaves everything as it was. Members are named as the API names them.
+	set := func(dst **string, v *string, member string, limit int, required, multiline bool) error {
 		if v == nil {
 			return nil
 		}
 		x := strings.TrimSpace(*v)
 		if required && x == "" {
-			return Errorf(EINVALID, "%s cannot be empty", what)
+			return Errorf(EINVALID, "%s cannot be empty", member)
 		}
-		if err := checkLength(what, x, limit); err != nil {
+		if err := cmp.Or(checkText(member, x, multiline), checkLength(member, x, limit)); err != nil {
 			return err
 		}
-		*dst = x
+		*dst = &x
 		return nil
 	}
-	b, err := s.Store.Business(ctx, u.BusinessID)
-	if err != nil {
+	if err := cmp.Or(set(&ch.Name, u.Name, "name", MaxName, true, false),
+		set(&ch.Description, u.Description, "description", MaxDescription, false, true),
+		set(&ch.Logo, u.Logo, "logo", MaxDescription, false, false), set(&ch.Website, u.Website, "website", MaxDescription, false, false),
+		set(&ch.ProjectName, u.ProjectName, "project_name", MaxName, true, false),
+		set(&ch.ProjectDescription, u.ProjectDescription, "project_description", MaxDescription, false, true),
+		set(&ch.ProjectLogo, u.ProjectLogo, "project_logo", MaxDescription, false, false)); err != nil {
 		return nil, nil, err
 	}
-	if err := cmp.Or(set(&b.Name, u.Name, "business name", MaxName, true), set(&b.Description, u.Description, "description", MaxDescription, false),
-		set(&b.Logo, u.Logo, "logo", MaxDescription, false), set(&b.Website, u.Website, "website", MaxDescription, false)); err != nil {
-		return nil, nil, err
-	}
-	var p *Project
-	if u.ProjectID != "" {
-		if p, err = s.Store.Project(ctx, u.ProjectID); err != nil {
-			return nil, nil, err
-		}
-		if p.BusinessID != b.BusinessID {
-			return nil, nil, Errorf(ENOTFOUND, "project %s is not a project of business %s", u.ProjectID, u.BusinessID)
-		}
-		if err := cmp.Or(set(&p.Name, u.ProjectName, "project name", MaxName, true),
-			set(&p.Description, u.ProjectDescription, "project description", MaxDescription, false),
-			set(&p.Logo, u.ProjectLogo, "project logo", MaxDescription, false)); err != nil {
-			return nil, nil, err
-		}
-	} else if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil {
+	if u.ProjectID == "" && (u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil) {
 		return nil, nil, Errorf(EINVALID, "project details need the project")
 	}
-	var retain time.Duration
 	if u.Retain != nil {
-		if retain, err = ParseRetention("retain", *u.Retain); err != nil {
+		retain, err := ParseRetention("retain", *u.Retain)
+		if err != nil {
 			return nil, nil, err
 		}
+		ch.Retain = &retain
 	}
-	if u.Name != nil || u.Description != nil || u.Logo != nil || u.Website != nil {
-		if err := s.Store.UpdateBusiness(ctx, b); err != nil {
-			if ErrorCode(err) == ECONFLICT {
-				return nil, nil, Errorf(ECONFLICT, "another business is named %q", b.Name)
-			}
-			return nil, nil, err
+	b, p, err := s.Store.UpdateTenant(ctx, ch)
+	if err != nil {
+		if ErrorCode(err) == ECONFLICT && ch.Name != nil {
+			return nil, nil, Errorf(ECONFLICT, "another business is named %q", *ch.Name)
 		}
-	}
-	if p != nil {
-		if err := s.Store.UpdateProject(ctx, p); err != nil {
-			return nil, nil, err
-		}
-		if u.Retain != nil {
-			if err := s.Store.SetProjectRetention(ctx, p.ProjectID, retain); err != nil {
-				return nil, nil, err
-			}
-			p.Retain = retain
-		}
+		return nil, nil, err
 	}
 	s.cache.invalidate()
 	return b, p, nil

@@ -5,6 +5,7 @@ import (
 	"net/mail"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // maxUint256 bounds token ids: the contract's ids are uint256.
@@ -70,6 +71,21 @@ func dotAtom(local string) bool {
 // hasControl reports whether s holds a control character other than TAB (C0, DEL or C1).
 func hasControl(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return r != '\t' && unicode.IsControl(r) }) >= 0
+}
+
+// checkText refuses text that is not valid UTF-8 or holds a control character (NUL, ESC, C1...), naming the
+// member and the character: a name is shown on the verification page, in e-mails and in terminals, where
+// those characters cut, hide or rewrite what is around them. Only a description keeps TAB and LF.
+func checkText(member, v string, multiline bool) error {
+	if !utf8.ValidString(v) {
+		return Errorf(EINVALID, "%s is not valid UTF-8 text", member)
+	}
+	i := strings.IndexFunc(v, func(r rune) bool { return unicode.IsControl(r) && !(multiline && (r == '\t' || r == '\n')) })
+	if i >= 0 {
+		r, _ := utf8.DecodeRuneInString(v[i:])
+		return Errorf(EINVALID, "%s must not contain control characters (U+%04X at byte %d)", member, r, i)
+	}
+	return nil
 }
 
 // Bounds of free text kept with a record or a tenant, in bytes.

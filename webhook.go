@@ -198,7 +198,8 @@ func (s *Service) CreateWebhook(ctx context.Context, c *Caller, req WebhookReque
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, "", err
 	}
-	secret := "whsec_" + base64.RawURLEncoding.EncodeToString(b[:])
+	// Standard Webhooks' form: whsec_ and the key in standard base64, as its libraries decode it.
+	secret := "whsec_" + base64.StdEncoding.EncodeToString(b[:])
 	sealed, err := s.Secrets.SealString(secret, WebhookSecretPurpose)
 	if err != nil {
 		return nil, "", err

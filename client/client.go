@@ -43,9 +43,9 @@ func WithKeys(subscriptionKey, apiKey string) Option {
 // WithHTTPClient sets the http.Client used (default: one with a 60 s timeout).
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
 
-// WithRetry retries a call answered 429 (rate limit), or 503 with X-Seald-Backpressure (the backlog is full,
-// nothing was accepted), up to n times, each after the Retry-After the service gave (at most max, default
-// 30 s), as long as the call's context allows. Without it, those answers are returned as *Error. Other 503s
+// WithRetry retries a call answered 429 (rate limit), or 503 with X-Seald-Backpressure (the backlog is full
+// or password hashing is at capacity: nothing was accepted), up to n times, each after the Retry-After the
+// service gave (at most max, default 30 s), as long as the call's context allows. Without it, those answers are returned as *Error. Other 503s
 // are not retried: a seal they answer may have been stored.
 func WithRetry(n int, max time.Duration) Option {
 	return func(c *Client) {
@@ -78,8 +78,8 @@ type Error struct {
 	RequestID  string
 	// RetryAfter is the wait the service asked for with a 429 or a 503 (zero otherwise).
 	RetryAfter time.Duration
-	// Backpressure: the 503 refused the request because too much work waits (X-Seald-Backpressure), so
-	// nothing of it was accepted and it may be sent again.
+	// Backpressure: the 503 refused the request because too much work waits (X-Seald-Backpressure: the
+	// backlog, or password hashing at capacity), so nothing of it was accepted and it may be sent again.
 	Backpressure bool
 }
 

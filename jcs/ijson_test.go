@@ -5,12 +5,12 @@ import (
 	"testing"
 )
 
-// TestIJSON: CanonicalizeIJSON refuses integer literals beyond ±(2^53−1) and Unicode noncharacters, raw or
-// escaped, naming RFC 7493, while plain Canonicalize (RFC 8785) still takes them.
+// TestIJSON: CanonicalizeIJSON refuses numbers whose canonical form is another value and Unicode
+// noncharacters, raw or escaped, naming RFC 7493, while plain Canonicalize (RFC 8785) still takes them.
 func TestIJSON(t *testing.T) {
 	for _, in := range []string{
-		`{"a":9007199254740992}`, `{"a":9007199254740993}`, `{"a":-9007199254740992}`, `[100000000000000000000]`,
-		`{"a":"\uffff"}`, `{"a":"\ufdd0"}`, "{\"a\":\"x\uFFFEy\"}", `{"\ud83f\udffe":1}`, "[\"\U0010FFFF\"]",
+		`{"a":9007199254740993}`, `{"a":-9007199254740993}`, `[100000000000000000001]`, `[1e-400]`, `[0.10000000000000001]`,
+		`[333333333.33333329]`, `[18014398509481985]`, `{"a":"\uffff"}`, `{"a":"\ufdd0"}`, "{\"a\":\"x\uFFFEy\"}", `{"\ud83f\udffe":1}`, "[\"\U0010FFFF\"]",
 	} {
 		_, err := CanonicalizeIJSON([]byte(in), "data")
 		if err == nil || !strings.Contains(err.Error(), "RFC 7493") {
@@ -22,6 +22,13 @@ func TestIJSON(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		`{"a":9007199254740991}`:   `{"a":9007199254740991}`,
+		`{"a":9007199254740992}`:   `{"a":9007199254740992}`,
+		`{"a":-9007199254740992}`:  `{"a":-9007199254740992}`,
+		`[100000000000000000000]`:  `[100000000000000000000]`,
+		`[-333333333333333400]`:    `[-333333333333333400]`,
+		`[1e21,1E+21,5e-324,4.50]`: `[1e+21,1e+21,5e-324,4.5]`,
+		`[9007199254740992.000]`:   `[9007199254740992]`,
+		`[-0.0e5,0e-400]`:          `[0,0]`,
 		`{"a":-9007199254740991}`:  `{"a":-9007199254740991}`,
 		`{"a":1e300,"b":1.5}`:      `{"a":1e+300,"b":1.5}`,
 		`{"a":"\ufffd\ufdcf"}`:     "{\"a\":\"\ufffd\ufdcf\"}",

@@ -9,10 +9,9 @@
 // What it refuses, each with an *Error naming the value: invalid JSON, trailing text after the value, duplicate
 // member names (compared after unescaping), lone surrogates in \u escapes, invalid UTF-8, nesting deeper than
 // MaxDepth, and numbers that overflow a double (1e400). What it accepts as ECMAScript's JSON.parse would: a
-// number too small for a double becomes the nearest double, 0 at worst (1e-400 is 0, as RFC 8785's I-JSON
-// rule allows: the rounded value is a double), and integers beyond 2^53 round like any other number
-// (9007199254740993 becomes 9007199254740992); data that needs them exact should carry them as strings, as
-// RFC 8785 Appendix D advises.
+// number too small for a double becomes the nearest double, 0 at worst (1e-400 is 0), and integers beyond 2^53
+// round like any other number (9007199254740993 becomes 9007199254740992). CanonicalizeIJSON, which seald
+// seals with, refuses those instead: there a number must come out of canonicalization as the value it went in.
 package jcs
 
 import (
@@ -60,9 +59,12 @@ func CanonicalizeNamed(src []byte, root string) ([]byte, error) {
 	return out, nil
 }
 
-// CanonicalizeIJSON is CanonicalizeNamed that also refuses what RFC 7493 (I-JSON) says not to send: integer
-// literals beyond ±(2^53−1), which no double holds exactly (two of them can share a canonical form, and so a
-// hash), and Unicode noncharacters. seald seals data this way; Canonicalize stays plain RFC 8785.
+// CanonicalizeIJSON is CanonicalizeNamed that also refuses what RFC 7493 (I-JSON) says not to send: a number
+// whose canonical form denotes another value than the literal (9007199254740993 would become ...992, 1e-400
+// would become 0, 0.10000000000000001 would become 0.1), since two different texts would then share a
+// canonical form and so a hash, and Unicode noncharacters. Every number a double holds, however it is spelled
+// (2^53, -333333333333333400, 1e21, 5e-324, 4.50), is accepted. seald seals data this way; Canonicalize stays
+// plain RFC 8785.
 func CanonicalizeIJSON(src []byte, root string) ([]byte, error) {
 	c := canonPool.Get().(*canon)
 	c.ijson = true

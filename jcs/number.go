@@ -58,7 +58,9 @@ func (c *canon) number() error {
 		}
 		expStart := i
 		for i < len(s) && isDigit(s[i]) {
-			if exp < 1_000_000 { // far beyond any double; the exact value is left to the slow path
+			// Beyond 10^8 the literal would need more digits than any request body holds to denote a finite,
+			// nonzero double, so the exponent stops growing there and stays exact wherever it matters.
+			if exp < 100_000_000 {
 				exp = exp*10 + int(s[i]-'0')
 			}
 			i++
@@ -71,15 +73,6 @@ func (c *canon) number() error {
 		}
 	}
 	c.pos = i
-
-	// I-JSON (RFC 7493): an integer beyond ±(2^53−1) has no exact double, and two of them can share one (and
-	// so one hash). It is refused rather than silently rounded.
-	if c.ijson && !hasExp && end == intEnd && intEnd-intStart >= 16 {
-		if d := s[intStart:intEnd]; len(d) > 16 || string(d) > "9007199254740991" {
-			return c.errorf(start, "integer %s is beyond ±(2^53−1), which RFC 7493 (I-JSON) says not to send: send large numbers as strings",
-				clip(s[start:i]))
-		}
-	}
 
 	// An integer of up to 15 digits is an exact double below 1e21: its own digits are its canonical form.
 	if !hasExp && end == intEnd && intEnd-intStart <= 15 {
@@ -122,19 +115,25 @@ func (c *canon) number() error {
 		c.out = appendES6(c.out, neg, buf[:last], n)
 		return nil
 	}
-	return c.slowNumber(start, i)
+	return c.slowNumber(start, i, buf[:min(last, len(buf))], last, n)
 }
 
 // slowNumber rounds the literal to a double and takes strconv's shortest round-trip digits, which are the
-// ones ECMAScript specifies (fewest digits, then closest to the value).
-func (c *canon) slowNumber(start, end int) error {
+// ones ECMAScript specifies (fewest digits, then closest to the value). The literal's own significant digits
+// (d, of which there are count, the value being 0.d × 10^n) let I-JSON refuse a literal whose canonical form
+// is another value.
+func (c *canon) slowNumber(start, end int, d []byte, count, n int) error {
 	lit := c.src[start:end]
 	f, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
 	if err != nil { // the grammar is checked, so this is overflow to ±Inf
 		return c.errorf(start, "number %s is not a finite IEEE 754 double", clip(lit))
 	}
+	mark := len(c.out)
 	if f == 0 {
 		c.out = append(c.out, '0')
+		if c.ijson { // the literal is not zero (number() writes every spelling of zero itself)
+			return c.changed(start, lit, mark)
+		}
 		return nil
 	}
 	var tmp [32]byte
@@ -159,7 +158,21 @@ func (c *canon) slowNumber(start, end int) error {
 		x = -x
 	}
 	c.out = appendES6(c.out, neg, digits[:k], x+1)
+	// Both sides are 0.digits × 10^n with no leading or trailing zeros, so the same value is the same digits
+	// and the same n: decided exactly, with no float arithmetic.
+	if c.ijson && (count != k || n != x+1 || string(d) != string(digits[:k])) {
+		return c.changed(start, lit, mark)
+	}
 	return nil
+}
+
+// changed refuses, for I-JSON, a literal whose canonical form (c.out from mark) denotes another value than it
+// does: 9007199254740993 would be sealed as 9007199254740992, and two different texts would share a hash.
+// A number that an IEEE 754 double holds, as every JSON.stringify writes it, is never refused.
+func (c *canon) changed(start int, lit []byte, mark int) error {
+	return c.errorf(start, "number %s would become %s in its RFC 8785 canonical form, a different value: RFC 7493 (I-JSON) "+
+		"says to send only numbers an IEEE 754 double holds; send it as a string to keep it exact",
+		clip(lit), c.out[mark:])
 }
 
 // appendES6 writes the number 0.d × 10^n (d without leading or trailing zeros, n as in ECMAScript's

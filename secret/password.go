@@ -35,8 +35,8 @@ const passwordWait = 2 * time.Second
 
 // SetPasswordBudget bounds the memory all password hashing takes at once (at least one hash's). Each hash
 // takes 64 MiB, and nothing else bounds how many requests hash at once: 48 concurrent password seals once took
-// 3 GiB. A hash that finds no room within passwordWait is refused with EUNAVAILABLE, which the API answers
-// 503 with Retry-After. Call it before the keys are used; without it the budget is DefaultPasswordBudget.
+// 3 GiB. A hash that finds no room within passwordWait is refused with EOVERLOADED (nothing of the request was
+// accepted), which the API answers 503 with Retry-After and X-Seald-Backpressure, so clients send it again. Call it before the keys are used; without it the budget is DefaultPasswordBudget.
 func (k *Keys) SetPasswordBudget(bytes int64) {
 	k.hashing = make(chan struct{}, max(1, bytes/PasswordMemory))
 }
@@ -59,7 +59,7 @@ func (k *Keys) hashSlot(ctx context.Context) (release func(), err error) {
 			<-k.hashing
 		}, nil
 	case <-t.C:
-		return nil, seald.Errorf(seald.EUNAVAILABLE, "password hashing is at capacity; retry shortly")
+		return nil, seald.Errorf(seald.EOVERLOADED, "password hashing is at capacity: the request was not accepted; send it again shortly")
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,33 +20,91 @@ var tenantTests = []test{
 	{"Times", testTenantTimes},
 	{"ProjectRate", testProjectRate},
 	{"UpdateDetails", testUpdateDetails},
+	{"UpdateConcurrentFields", testUpdateConcurrentFields},
 }
 
-// A business's and a project's details change as saved, and nothing else of them; another business's name
-// is ECONFLICT; unknown ids are ENOTFOUND.
+// A business's and a project's details change as given, and nothing else of them: a field left nil keeps
+// its value. The answer is the rows as the update left them. Another business's name is ECONFLICT; unknown
+// ids, and a project of another business, are ENOTFOUND; a refused update writes nothing, not even its
+// business part.
 func testUpdateDetails(t *testing.T, s seald.Store) {
 	ctx := t.Context()
 	b, p := tenant(t, s)
-	other, _ := tenant(t, s)
-	b.Name, b.Description, b.Logo, b.Website = "renamed "+b.Name, "new description", "https://logo.example/x.png", "https://example.com"
-	ok(t, "UpdateBusiness", s.UpdateBusiness(ctx, b))
+	other, otherProject := tenant(t, s)
+	name, desc, logo, web := "renamed "+b.Name, "new description", "https://logo.example/x.png", "https://example.com"
+	gb, gp, err := s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: b.BusinessID, Name: &name, Description: &desc, Logo: &logo, Website: &web})
+	ok(t, "UpdateTenant of the business", err)
+	b.Name, b.Description, b.Logo, b.Website = name, desc, logo, web
+	equal(t, "the business it answers", gb, b)
+	if gp != nil {
+		t.Errorf("a project answered for an update without one: %+v", gp)
+	}
 	got, err := s.Business(ctx, b.BusinessID)
 	ok(t, "Business", err)
 	equal(t, "updated Business", got, b)
-	p.Name, p.Description, p.Logo = "renamed project", "project description", "https://logo.example/p.png"
-	ok(t, "UpdateProject", s.UpdateProject(ctx, p))
-	gp, err := s.Project(ctx, p.ProjectID)
+
+	pname, pdesc, retain := "renamed project", "project description", 30*24*time.Hour
+	gb, gp, err = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: b.BusinessID, ProjectID: p.ProjectID,
+		ProjectName: &pname, ProjectDescription: &pdesc, Retain: &retain})
+	ok(t, "UpdateTenant of the project", err)
+	p.Name, p.Description, p.Retain = pname, pdesc, retain
+	equal(t, "the business it answers, unchanged", gb, b)
+	equal(t, "the project it answers", gp, p)
+	saved, err := s.Project(ctx, p.ProjectID)
 	ok(t, "Project", err)
-	equal(t, "updated Project", gp, p)
-	clash := *b
-	clash.Name = other.Name
-	wantCode(t, "UpdateBusiness to another business's name", s.UpdateBusiness(ctx, &clash), seald.ECONFLICT)
-	ghost := *b
-	ghost.BusinessID = "biz_nothing"
-	wantCode(t, "UpdateBusiness of no business", s.UpdateBusiness(ctx, &ghost), seald.ENOTFOUND)
-	gproj := *p
-	gproj.ProjectID = "prj_nothing"
-	wantCode(t, "UpdateProject of no project", s.UpdateProject(ctx, &gproj), seald.ENOTFOUND)
+	equal(t, "updated Project", saved, p)
+
+	clash := other.Name
+	_, _, err = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: b.BusinessID, Name: &clash})
+	wantCode(t, "UpdateTenant to another business's name", err, seald.ECONFLICT)
+	_, _, err = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: "biz_nothing", Description: &desc})
+	wantCode(t, "UpdateTenant of no business", err, seald.ENOTFOUND)
+	_, _, err = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: "biz_nothing"})
+	wantCode(t, "UpdateTenant of no business, nothing given", err, seald.ENOTFOUND)
+	_, _, err = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: b.BusinessID, ProjectID: "prj_nothing", ProjectName: &pname})
+	wantCode(t, "UpdateTenant of no project", err, seald.ENOTFOUND)
+	half := "half-written"
+	_, _, err = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: b.BusinessID, Name: &half, ProjectID: otherProject.ProjectID, ProjectName: &half})
+	wantCode(t, "UpdateTenant of another business's project", err, seald.ENOTFOUND)
+	got, err = s.Business(ctx, b.BusinessID)
+	ok(t, "Business", err)
+	equal(t, "the business after a refused update", got, b)
+	op, err := s.Project(ctx, otherProject.ProjectID)
+	ok(t, "Project", err)
+	equal(t, "the other business's project after a refused update", op, otherProject)
+}
+
+// Updates of different fields of one business and project, two at a time, many times over: each keeps its
+// change. A read-modify-write of the whole row would lose one of them.
+func testUpdateConcurrentFields(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	b, p := tenant(t, s)
+	for i := range 20 {
+		desc, web := fmt.Sprint("description ", i), fmt.Sprintf("https://%d.example", i)
+		pname, plogo := fmt.Sprint("project ", i), fmt.Sprintf("https://%d.example/logo.png", i)
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		wg.Go(func() {
+			_, _, errs[0] = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: b.BusinessID, Description: &desc,
+				ProjectID: p.ProjectID, ProjectName: &pname})
+		})
+		wg.Go(func() {
+			_, _, errs[1] = s.UpdateTenant(ctx, &seald.TenantChange{BusinessID: b.BusinessID, Website: &web,
+				ProjectID: p.ProjectID, ProjectLogo: &plogo})
+		})
+		wg.Wait()
+		ok(t, "UpdateTenant of the description and project name", errs[0])
+		ok(t, "UpdateTenant of the website and project logo", errs[1])
+		gb, err := s.Business(ctx, b.BusinessID)
+		ok(t, "Business", err)
+		gp, err := s.Project(ctx, p.ProjectID)
+		ok(t, "Project", err)
+		if gb.Description != desc || gb.Website != web || gb.Name != b.Name || gp.Name != pname || gp.Logo != plogo ||
+			gp.Description != p.Description {
+			t.Fatalf("round %d: business %q %q %q, project %q %q %q; want %q %q %q, %q %q %q", i, gb.Name, gb.Description,
+				gb.Website, gp.Name, gp.Description, gp.Logo, b.Name, desc, web, pname, p.Description, plogo)
+		}
+	}
 }
 
 // A project's own rate is kept as given at creation and as set later; setting it on no project is ENOTFOUND.

@@ -6,10 +6,12 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -123,10 +125,22 @@ func (p *Page) token(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
+// statusClientGone is the status counted for a page request whose client went away before its answer, as
+// the API counts it (httpapi.StatusClientGone, nginx's 499).
+const statusClientGone = 499
+
 // fail answers an error as an HTML page. The API's code-to-status table is for JSON clients; a person only
 // needs to tell "no such record" from "try again later".
 func (p *Page) fail(w http.ResponseWriter, r *http.Request, err error) {
-	switch seald.ErrorCode(err) {
+	code := seald.ErrorCode(err)
+	if code != seald.ENOTFOUND && errors.Is(r.Context().Err(), context.Canceled) {
+		// The reader closed the page (or its browser gave up) while the record was being read: nobody sees
+		// this answer and it is not the server's fault, so it is neither a 5xx in the metrics nor an ERROR.
+		p.logger().InfoContext(r.Context(), "client went away", "path", r.URL.Path, "err", err)
+		w.WriteHeader(statusClientGone)
+		return
+	}
+	switch code {
 	case seald.ENOTFOUND:
 		p.notFound(w, r)
 	case seald.EUNAVAILABLE:

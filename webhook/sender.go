@@ -1,15 +1,18 @@
 // Package webhook sends record events to the projects' endpoints over HTTP: it signs each body with the
-// endpoint's secret in the scheme Stripe made familiar (header Seald-Signature: t=<unix>,v1=<hex HMAC-SHA256
-// of "<t>.<body>">), and refuses to connect to loopback, private, link-local and other internal addresses
-// unless the operator allowed them. The check runs on the address actually dialled, after resolution, so a
-// name that resolves to a public address when the URL is checked and to an internal one when it is used (DNS
-// rebinding) is refused all the same.
+// endpoint's secret per Standard Webhooks (https://www.standardwebhooks.com: webhook-id, webhook-timestamp and
+// webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<unix>.<body>">, which the official libraries verify),
+// and, beside it for receivers written against it before, in the scheme Stripe made familiar (Seald-Signature:
+// t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">). It refuses to connect to loopback, private, link-local and
+// other internal addresses unless the operator allowed them. The check runs on the address actually dialled,
+// after resolution, so a name that resolves to a public address when the URL is checked and to an internal one
+// when it is used (DNS rebinding) is refused all the same.
 package webhook
 
 import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,15 +30,20 @@ import (
 	"seald.dev/seald"
 )
 
-// Headers of a delivery.
+// Headers of a delivery: seald's own, and Standard Webhooks' (lower case, as its specification writes them;
+// HTTP header names are case-insensitive).
 const (
 	SignatureHeader = "Seald-Signature"
 	EventIDHeader   = "Seald-Event-Id"
 	EventTypeHeader = "Seald-Event-Type"
+
+	StandardIDHeader        = "webhook-id"
+	StandardTimestampHeader = "webhook-timestamp"
+	StandardSignatureHeader = "webhook-signature"
 )
 
 // Sign returns the Seald-Signature value of body sent at t with secret: "t=<unix>,v1=<hex HMAC-SHA256 of
-// "<unix>.<body>" keyed with the secret's bytes>".
+// "<unix>.<body>" keyed with the secret's bytes>" (the whole whsec_ string, as Stripe's libraries take it).
 func Sign(secret string, t time.Time, body []byte) string {
 	ts := strconv.FormatInt(t.Unix(), 10)
 	m := hmac.New(sha256.New, []byte(secret))
@@ -43,6 +51,34 @@ func Sign(secret string, t time.Time, body []byte) string {
 	m.Write([]byte("."))
 	m.Write(body)
 	return "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// SecretKey returns the Standard Webhooks key of a secret: the bytes that the base64 after "whsec_" encodes.
+// Secrets are made in standard base64, which Standard Webhooks' libraries decode; those made before were in
+// the URL-safe alphabet without padding, and are read too (the two alphabets never decode one string to
+// different bytes), so an old endpoint gets the same headers as a new one.
+func SecretKey(secret string) ([]byte, error) {
+	b64, ok := strings.CutPrefix(secret, "whsec_")
+	if !ok {
+		return nil, errors.New("the webhook secret does not start with whsec_")
+	}
+	if key, err := base64.StdEncoding.DecodeString(b64); err == nil {
+		return key, nil
+	}
+	key, err := base64.RawURLEncoding.DecodeString(b64)
+	if err != nil {
+		return nil, errors.New("the webhook secret is not whsec_ and base64")
+	}
+	return key, nil
+}
+
+// SignStandard returns the webhook-signature value of body sent as message id at t, per Standard Webhooks:
+// "v1," and the standard base64 of HMAC-SHA256, keyed with key (SecretKey), of "<id>.<unix>.<body>".
+func SignStandard(key []byte, id string, t time.Time, body []byte) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(id + "." + strconv.FormatInt(t.Unix(), 10) + "."))
+	m.Write(body)
+	return "v1," + base64.StdEncoding.EncodeToString(m.Sum(nil))
 }
 
 // Allow is the operator's allow-list of destinations that would otherwise be refused: address ranges, and
@@ -212,6 +248,10 @@ var _ seald.WebhookSender = (*Sender)(nil)
 // permanent error (seald.IsPermanent).
 func (s *Sender) Send(ctx context.Context, target, secret, eventID string, eventType seald.EventType, body []byte, now time.Time) (int, error) {
 	c := s.init()
+	key, err := SecretKey(secret)
+	if err != nil {
+		return 0, seald.Permanent(err)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(string(body)))
 	if err != nil {
 		return 0, seald.Permanent(err)
@@ -225,6 +265,10 @@ func (s *Sender) Send(ctx context.Context, target, secret, eventID string, event
 	req.Header.Set(EventIDHeader, eventID)
 	req.Header.Set(EventTypeHeader, string(eventType))
 	req.Header.Set(SignatureHeader, Sign(secret, now, body))
+	// The event id is the message id: the same at every retry and replay, so that a receiver drops repeats.
+	req.Header.Set(StandardIDHeader, eventID)
+	req.Header.Set(StandardTimestampHeader, strconv.FormatInt(now.Unix(), 10))
+	req.Header.Set(StandardSignatureHeader, SignStandard(key, eventID, now, body))
 	resp, err := c.Do(req)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {

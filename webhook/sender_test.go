@@ -67,7 +67,7 @@ func TestSenderRefusesInternalUnlessAllowed(t *testing.T) {
 	var lastSig, lastID string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		if verify("whsec_k", r.Header.Get(SignatureHeader), b) {
+		if verify(testSecret, r.Header.Get(SignatureHeader), b) {
 			got.Add(1)
 		}
 		lastSig, lastID = r.Header.Get(SignatureHeader), r.Header.Get(EventIDHeader)
@@ -79,7 +79,7 @@ func TestSenderRefusesInternalUnlessAllowed(t *testing.T) {
 	now := time.Now()
 
 	var closed Sender
-	code, err := closed.Send(ctx, srv.URL, "whsec_k", "evt_1", seald.EventRecordCompleted, body, now)
+	code, err := closed.Send(ctx, srv.URL, testSecret, "evt_1", seald.EventRecordCompleted, body, now)
 	if err == nil || !seald.IsPermanent(err) || !errors.Is(err, ErrRefused) || code != 0 || got.Load() != 0 {
 		t.Errorf("default sender to %s: code %d err %v (received %d); want a permanent refusal", srv.URL, code, err, got.Load())
 	}
@@ -94,12 +94,12 @@ func TestSenderRefusesInternalUnlessAllowed(t *testing.T) {
 	if err := closed.CheckURL(nu); err != nil {
 		t.Errorf("CheckURL(%s) = %v; a name is checked when dialled", named, err)
 	}
-	if _, err := closed.Send(ctx, named, "whsec_k", "evt_1", seald.EventRecordCompleted, body, now); !errors.Is(err, ErrRefused) {
+	if _, err := closed.Send(ctx, named, testSecret, "evt_1", seald.EventRecordCompleted, body, now); !errors.Is(err, ErrRefused) {
 		t.Errorf("default sender to %s: %v, want refused at dial", named, err)
 	}
 
 	byRange := &Sender{Allow: Allow{Prefixes: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}}
-	if code, err := byRange.Send(ctx, srv.URL, "whsec_k", "evt_1", seald.EventRecordCompleted, body, now); err != nil || code != 204 {
+	if code, err := byRange.Send(ctx, srv.URL, testSecret, "evt_1", seald.EventRecordCompleted, body, now); err != nil || code != 204 {
 		t.Errorf("allowed by range: %d %v", code, err)
 	}
 	allow, err := ParseAllow("localhost, 10.0.0.0/8")
@@ -107,7 +107,7 @@ func TestSenderRefusesInternalUnlessAllowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	byName := &Sender{Allow: allow}
-	if code, err := byName.Send(ctx, named, "whsec_k", "evt_2", seald.EventRecordCompleted, body, now); err != nil || code != 204 {
+	if code, err := byName.Send(ctx, named, testSecret, "evt_2", seald.EventRecordCompleted, body, now); err != nil || code != 204 {
 		t.Errorf("allowed by name: %d %v", code, err)
 	}
 	if got.Load() != 2 || lastID != "evt_2" || lastSig == "" {
@@ -129,11 +129,11 @@ func TestSenderNon2xx(t *testing.T) {
 	}))
 	defer srv.Close()
 	s := &Sender{Allow: Allow{Prefixes: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}}
-	code, err := s.Send(context.Background(), srv.URL+"/hook", "k", "evt_1", seald.EventRecordFailed, []byte(`{}`), time.Now())
+	code, err := s.Send(context.Background(), srv.URL+"/hook", testSecret, "evt_1", seald.EventRecordFailed, []byte(`{}`), time.Now())
 	if code != 503 || err == nil || seald.IsPermanent(err) {
 		t.Errorf("503: code %d err %v, want 503 and a retryable error", code, err)
 	}
-	code, err = s.Send(context.Background(), srv.URL+"/moved", "k", "evt_1", seald.EventRecordFailed, []byte(`{}`), time.Now())
+	code, err = s.Send(context.Background(), srv.URL+"/moved", testSecret, "evt_1", seald.EventRecordFailed, []byte(`{}`), time.Now())
 	if code != 302 || err == nil {
 		t.Errorf("redirect: code %d err %v, want 302 and an error", code, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -82,7 +83,7 @@ func sealCommand(ctx context.Context, args []string, getenv func(string) string,
 				if !looksLikeObject(l.body) {
 					l.err = errors.New("not a JSON object")
 				} else {
-					l.result, l.err = c.AuthenticateJSON(ctx, net, json.RawMessage(l.body))
+					l.result, l.err = sealOne(ctx, c, net, l.body)
 				}
 				barMu.Lock()
 				_ = bar.Add(1)
@@ -135,6 +136,31 @@ feed:
 		return fmt.Errorf("%d of %d records were not accepted", failed+unsent, len(lines))
 	}
 	return nil
+}
+
+// bulkRetryFor is how long one line is sent again while the service refuses it without accepting anything.
+const bulkRetryFor = 10 * time.Minute
+
+// sealOne sends one line, and sends it again while the service refuses it without accepting anything (429,
+// or 503 with X-Seald-Backpressure: the backlog is full or password hashing is at capacity), for up to
+// bulkRetryFor. The client's own retries cover a short burst; a bulk load at a limit (48 password seals at
+// once, each hash taking 64 MiB) outlasts them, and every line it gives up on is a record left out.
+func sealOne(ctx context.Context, c *client.Client, network string, body []byte) (*client.AuthenticationResult, error) {
+	deadline := time.Now().Add(bulkRetryFor)
+	for {
+		res, err := c.AuthenticateJSON(ctx, network, json.RawMessage(body))
+		var e *client.Error
+		if !errors.As(err, &e) || !(e.Backpressure || e.StatusCode == http.StatusTooManyRequests) || time.Now().After(deadline) {
+			return res, err
+		}
+		t := time.NewTimer(max(e.RetryAfter, time.Second))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return res, err
+		case <-t.C:
+		}
+	}
 }
 
 // splitLines returns the non-blank lines of a JSONL text with their line numbers.

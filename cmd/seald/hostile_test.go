@@ -458,23 +458,39 @@ func TestCIDEncodings(t *testing.T) {
 }
 
 // TestIJSONRefused: data that I-JSON (RFC 7493) says not to send is a 400 naming it, for sealing and for
-// verifying by data: 9007199254740993 and 9007199254740992 once sealed to the same hash.
+// verifying by data: a number whose canonical form is another value (9007199254740993 would be sealed as
+// ...992, and the two would share a hash), naming the member and the value it would become, and Unicode
+// noncharacters. Every number a double holds is sealed as sent, however large (issue 31: a JavaScript
+// client's -333333333333333400 was refused).
 func TestIJSONRefused(t *testing.T) {
 	in := startServe(t, t.TempDir(), nil)
-	for _, data := range []string{`{"a":9007199254740993}`, `{"a":9007199254740992}`, `{"a":-9007199254740993}`,
-		`{"a":"\uffff"}`, `{"\ufdd0":1}`} {
+	for data, want := range map[string]string{
+		`{"a":9007199254740993}`:    "data.a: number 9007199254740993 would become 9007199254740992",
+		`{"a":[-9007199254740993]}`: "data.a[0]: number -9007199254740993 would become -9007199254740992",
+		`{"b":1e-400}`:              "data.b: number 1e-400 would become 0",
+		`{"a":"\uffff"}`:            "RFC 7493",
+		`{"\ufdd0":1}`:              "RFC 7493",
+	} {
 		r := in.call("POST", authPath, in.Sub, in.API, "application/json", `{"data":`+data+`,"to":"a@example.com"}`)
-		if r.Status != 400 || !strings.Contains(str(r.Body, "error"), "RFC 7493") {
-			t.Errorf("sealing %s: %d %s, want 400 naming RFC 7493", data, r.Status, r.Raw)
+		if msg := str(r.Body, "error"); r.Status != 400 || !strings.Contains(msg, "RFC 7493") || !strings.Contains(msg, want) {
+			t.Errorf("sealing %s: %d %s, want 400 naming RFC 7493 and %q", data, r.Status, r.Raw, want)
 		}
 		r = in.call("POST", verifyBase+"data", in.Sub, in.API, "application/json", `{"data":`+data+`}`)
 		if r.Status != 400 || !strings.Contains(string(r.Raw), "RFC 7493") {
 			t.Errorf("verifying %s: %d %s, want 400 naming RFC 7493", data, r.Status, r.Raw)
 		}
 	}
-	r := in.call("POST", authPath, in.Sub, in.API, "application/json", `{"data":{"a":9007199254740991,"b":"9007199254740993"},"to":"a@example.com"}`)
-	if r.Status != 201 {
-		t.Errorf("the largest safe integer and a large number as a string: %d %s", r.Status, r.Raw)
+	for _, data := range []string{`{"a":9007199254740991,"b":"9007199254740993"}`, `{"a":9007199254740992}`,
+		`{"a":-333333333333333400}`, `{"a":1e21,"b":5e-324,"c":4.50}`} {
+		r := in.call("POST", authPath, in.Sub, in.API, "application/json", `{"data":`+data+`,"to":"a@example.com"}`)
+		if r.Status != 201 {
+			t.Errorf("sealing %s: %d %s, want 201", data, r.Status, r.Raw)
+			continue
+		}
+		v := in.call("POST", verifyBase+"data", in.Sub, in.API, "application/json", `{"data":`+data+`}`)
+		if v.Status != 200 || str(v.Body, "data.details.reference") != str(r.Body, "data.reference") {
+			t.Errorf("verifying %s: %d %s", data, v.Status, v.Raw)
+		}
 	}
 }
 

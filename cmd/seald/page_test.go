@@ -424,7 +424,7 @@ func TestVerificationPageInBrowser(t *testing.T) {
 	t.Run("canonical form and hash match the server's", func(t *testing.T) {
 		tb := newTab(t, browser, false)
 		tb.do(chromedp.Navigate(in.URL + "/v/" + activeRef))
-		jsAgreesWithGo(t, tb, rfc8785Inputs())
+		jsAgreesWithGo(t, tb, append(rfc8785Inputs(), numberInputs()...))
 		tb.quiet()
 	})
 	t.Logf("screenshots in %s", shots)
@@ -519,4 +519,46 @@ func rfc8785Inputs() []string {
 		strings.Repeat("[", 129)+strings.Repeat("]", 129),
 	)
 	return in
+}
+
+// TestPageClientGoneIsNotAFault: readers who close a /v/ page while it loads, many at once, are counted as
+// the API's hang-ups are: no 5xx in /metrics for the page's route and nothing logged at ERROR.
+func TestPageClientGoneIsNotAFault(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil)
+	r := in.post(authPath, map[string]any{"data": map[string]any{"page": "gone"}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	if r.Status != 201 {
+		t.Fatalf("seal: %d %s", r.Status, r.Raw)
+	}
+	var wg sync.WaitGroup
+	for i := range 300 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+i%10)*time.Millisecond)
+			defer cancel()
+			path := []string{"/v/" + ref, "/v/" + ref + "/qr.svg", "/v/" + ref + "/qr.png"}[i%3]
+			req, _ := http.NewRequestWithContext(ctx, "GET", in.URL+path, nil)
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		})
+	}
+	wg.Wait()
+	time.Sleep(500 * time.Millisecond) // the server finishes what the readers left
+	for _, line := range strings.Split(in.logText(), "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) {
+			t.Errorf("a reader who went away is logged as a fault: %s", line)
+		}
+	}
+	for _, fam := range scrape(t, in.URL)["http_requests_total"].GetMetric() {
+		labels := map[string]string{}
+		for _, l := range fam.GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		if strings.HasPrefix(labels["route"], "GET /v/") && strings.HasPrefix(labels["status"], "5") {
+			t.Errorf("%v: %v page requests counted as server errors", labels, fam.GetCounter().GetValue())
+		}
+		if strings.HasPrefix(labels["route"], "GET /v/") {
+			t.Logf("%v: %v", labels, fam.GetCounter().GetValue())
+		}
+	}
 }

@@ -14,10 +14,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+	stripewebhook "github.com/stripe/stripe-go/v84/webhook"
 )
 
-// receiver is a real HTTP endpoint on loopback that records every delivery and checks its signature with
-// this test's own verifier, written from docs/webhooks.md.
+// receiver is a real HTTP endpoint on loopback that records every delivery and checks its signatures with
+// this test's own verifier, written from docs/webhooks.md, with the official Standard Webhooks library and
+// with Stripe's (Seald-Signature given to it as Stripe-Signature).
 type receiver struct {
 	t      *testing.T
 	srv    *http.Server
@@ -38,6 +42,9 @@ type delivered struct {
 	Type     string
 	Data     map[string]any
 	SigOK    bool
+	// StandardOK and StripeOK: the libraries accept the delivery; TamperRefused: both refuse it once a byte
+	// of its body is changed.
+	StandardOK, StripeOK, TamperRefused bool
 }
 
 // startReceiver serves on addr ("127.0.0.1:0" for any port).
@@ -66,6 +73,14 @@ func serveReceiver(t *testing.T, ln net.Listener) *receiver {
 		r.mu.Lock()
 		d := delivered{HeaderID: req.Header.Get("Seald-Event-Id"), ID: ev.ID, Type: ev.Type, Data: ev.Data,
 			SigOK: verifySignature(r.secret, req.Header.Get("Seald-Signature"), body, time.Now())}
+		if std, err := standardwebhooks.NewWebhook(r.secret); err == nil && len(body) > 0 {
+			sig := req.Header.Get("Seald-Signature")
+			d.StandardOK = std.Verify(body, req.Header) == nil
+			d.StripeOK = stripewebhook.ValidatePayload(body, sig, r.secret) == nil
+			tampered := append([]byte(nil), body...)
+			tampered[len(tampered)/2] ^= 1
+			d.TamperRefused = std.Verify(tampered, req.Header) != nil && stripewebhook.ValidatePayload(tampered, sig, r.secret) != nil
+		}
 		r.got = append(r.got, d)
 		wait := r.hold && first
 		first = false
@@ -230,6 +245,10 @@ func TestWebhooks(t *testing.T) {
 		completed.Data["state"] != "COMPLETED" || completed.Data["token_id"] == nil {
 		t.Errorf("record.completed delivery = %+v: want a valid signature, evt_ id in header and body, state and token", completed)
 	}
+	if !completed.StandardOK || !completed.StripeOK || !completed.TamperRefused {
+		t.Errorf("record.completed delivery: Standard Webhooks' library accepts it %v, Stripe's %v, both refuse it tampered %v",
+			completed.StandardOK, completed.StripeOK, completed.TamperRefused)
+	}
 
 	if r := in.callWith("PUT", "/authentication-status/update/status", nil, map[string]any{"reference": ref, "status": "SUSPENDED", "reason": "checking"}); r.Status != 200 {
 		t.Fatalf("suspend: %d %s", r.Status, r.Raw)
@@ -237,7 +256,7 @@ func TestWebhooks(t *testing.T) {
 	waitFor(t, "the record.status_changed delivery", func() bool {
 		for _, d := range rcv.deliveries() {
 			if d.Type == "record.status_changed" && d.Data["status"] == "SUSPENDED" && d.Data["previous_status"] == "ACTIVE" &&
-				d.Data["reason"] == "checking" && d.SigOK && d.HeaderID == d.ID {
+				d.Data["reason"] == "checking" && d.SigOK && d.StandardOK && d.StripeOK && d.TamperRefused && d.HeaderID == d.ID {
 				return true
 			}
 		}
@@ -265,7 +284,7 @@ func TestWebhooks(t *testing.T) {
 	waitFor(t, "the replay", func() bool {
 		n := 0
 		for _, d := range rcv.deliveries() {
-			if d.ID == completed.ID && d.SigOK {
+			if d.ID == completed.ID && d.SigOK && d.StandardOK && d.StripeOK {
 				n++
 			}
 		}

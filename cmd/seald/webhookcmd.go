@@ -68,7 +68,7 @@ func webhookCommand(ctx context.Context, sub string, args []string, getenv func(
 		if *asJSON {
 			return printJSON(stdout, w)
 		}
-		fmt.Fprintf(stdout, "webhook %s → %s\nevents: %s\nsecret: %s\n(the secret is shown only now: keep it to check the Seald-Signature of each delivery)\n",
+		fmt.Fprintf(stdout, "webhook %s → %s\nevents: %s\nsecret: %s\n(the secret is shown only now: keep it to check the signature of each delivery, docs/webhooks.md)\n",
 			w.ID, w.URL, strings.Join(w.Events, ", "), w.Secret)
 		return nil
 	case "list":

@@ -2,6 +2,9 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"strings"
 	"time"
 
 	"seald.dev/seald"
@@ -83,16 +86,20 @@ func (s *Store) Business(ctx context.Context, businessID string) (*seald.Busines
 // Project finds a project by its public id.
 func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, error) {
 	op := s.op("Project")
-	return one(ctx, s, op, func(row Row) (*seald.Project, error) {
-		var p seald.Project
-		var privacy string
-		var retain int64
-		err := row.Scan(&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network,
-			&p.Downloadable, Time{T: &p.CreatedAt}, &p.RateLimit, &p.RateBurst, &retain)
-		p.Privacy, p.Retain = seald.Privacy(privacy), time.Duration(retain)*time.Millisecond
-		return &p, err
-	}, NotFound(op, "project %s not found", projectID), `SELECT id, project_id, business_id, name, description, logo,
-		privacy, network, downloadable, created_at, rate_limit, rate_burst, retain_ms FROM projects WHERE project_id = ?`, projectID)
+	return one(ctx, s, op, scanProject, NotFound(op, "project %s not found", projectID), selectProject+`WHERE project_id = ?`, projectID)
+}
+
+const selectProject = `SELECT id, project_id, business_id, name, description, logo, privacy, network, downloadable,
+	created_at, rate_limit, rate_burst, retain_ms FROM projects `
+
+func scanProject(row Row) (*seald.Project, error) {
+	var p seald.Project
+	var privacy string
+	var retain int64
+	err := row.Scan(&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network,
+		&p.Downloadable, Time{T: &p.CreatedAt}, &p.RateLimit, &p.RateBurst, &retain)
+	p.Privacy, p.Retain = seald.Privacy(privacy), time.Duration(retain)*time.Millisecond
+	return &p, err
 }
 
 // SetProjectRate saves a project's own request rate per API key.
@@ -104,24 +111,78 @@ func (s *Store) SetProjectRate(ctx context.Context, projectID string, perSecond 
 	})
 }
 
-// UpdateBusiness saves a business's name, description, logo and website.
-func (s *Store) UpdateBusiness(ctx context.Context, b *seald.Business) error {
-	op := s.op("UpdateBusiness")
-	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
-		n, err := q.Exec(ctx, `UPDATE businesses SET name = ?, description = ?, logo = ?, website = ? WHERE business_id = ?`,
-			b.Name, b.Description, b.Logo, b.Website, b.BusinessID)
-		return mustAffect(n, err, NotFound(op, "business %s not found", b.BusinessID))
+// UpdateTenant writes the fields of ch that are set, and no other, in one transaction: an UPDATE of the
+// business's columns given and one of the project's, the project only while it is the business's own. Both
+// are read back in the same transaction, so the answer is what this change left, not a later one's.
+func (s *Store) UpdateTenant(ctx context.Context, ch *seald.TenantChange) (*seald.Business, *seald.Project, error) {
+	op := s.op("UpdateTenant")
+	var b *seald.Business
+	var p *seald.Project
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		b, p = nil, nil
+		var cols []string
+		var args []any
+		set := func(col string, v any) {
+			cols = append(cols, col+" = ?")
+			args = append(args, v)
+		}
+		for _, c := range []struct {
+			col string
+			v   *string
+		}{{"name", ch.Name}, {"description", ch.Description}, {"logo", ch.Logo}, {"website", ch.Website}} {
+			if c.v != nil {
+				set(c.col, *c.v)
+			}
+		}
+		if len(cols) > 0 {
+			n, err := q.Exec(ctx, `UPDATE businesses SET `+strings.Join(cols, ", ")+` WHERE business_id = ?`,
+				append(args, ch.BusinessID)...)
+			if err := mustAffect(n, err, NotFound(op, "business %s not found", ch.BusinessID)); err != nil {
+				return err
+			}
+		}
+		var err error
+		if b, err = scanBusiness(q.QueryRow(ctx, selectBusiness+`WHERE business_id = ?`, ch.BusinessID)); err != nil {
+			return orMissing(err, NotFound(op, "business %s not found", ch.BusinessID))
+		}
+		if ch.ProjectID == "" {
+			return nil
+		}
+		notOwn := NotFound(op, "project %s is not a project of business %s", ch.ProjectID, ch.BusinessID)
+		cols, args = cols[:0], args[:0]
+		for _, c := range []struct {
+			col string
+			v   *string
+		}{{"name", ch.ProjectName}, {"description", ch.ProjectDescription}, {"logo", ch.ProjectLogo}} {
+			if c.v != nil {
+				set(c.col, *c.v)
+			}
+		}
+		if ch.Retain != nil {
+			set("retain_ms", ch.Retain.Milliseconds())
+		}
+		if len(cols) > 0 {
+			n, err := q.Exec(ctx, `UPDATE projects SET `+strings.Join(cols, ", ")+` WHERE project_id = ? AND business_id = ?`,
+				append(args, ch.ProjectID, ch.BusinessID)...)
+			if err := mustAffect(n, err, notOwn); err != nil {
+				return err
+			}
+		}
+		p, err = scanProject(q.QueryRow(ctx, selectProject+`WHERE project_id = ? AND business_id = ?`, ch.ProjectID, ch.BusinessID))
+		return orMissing(err, notOwn)
 	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, p, nil
 }
 
-// UpdateProject saves a project's name, description and logo.
-func (s *Store) UpdateProject(ctx context.Context, p *seald.Project) error {
-	op := s.op("UpdateProject")
-	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
-		n, err := q.Exec(ctx, `UPDATE projects SET name = ?, description = ?, logo = ? WHERE project_id = ?`,
-			p.Name, p.Description, p.Logo, p.ProjectID)
-		return mustAffect(n, err, NotFound(op, "project %s not found", p.ProjectID))
-	})
+// orMissing is err, or missing when err says the row was not there.
+func orMissing(err, missing error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return missing
+	}
+	return err
 }
 
 // CountBusinesses tells first start whether the default tenant must be created.

@@ -8,7 +8,7 @@
 // Number-to-String of ES6 is the RFC's number serialization, JSON.stringify of a string is its string
 // serialization, and the default sort of strings compares UTF-16 code units as the RFC's member order does.
 // What is added is refusing what seald's server refuses, so that a match here means the same as there:
-// duplicate member names, lone surrogates, numbers beyond an IEEE 754 double, and too deep nesting.
+// duplicate member names, lone surrogates, numbers whose canonical form is another value, and too deep nesting.
 (function () {
   'use strict';
 
@@ -30,20 +30,35 @@
     }
   }
 
-  // An integer literal beyond 2^53-1 has no exact double: JSON.parse would round it, as seald refuses to.
-  var MAX_SAFE = '9007199254740991';
+  // decimal reads a JSON number literal exactly, as 0.d × 10^n with d free of leading and trailing zeros
+  // (d is '' for zero), so that two spellings denote the same value exactly when both parts are equal.
+  function decimal(lit) {
+    var m = /^-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lit);
+    var all = m[1] + (m[2] || '');
+    var lead = all.search(/[1-9]/);
+    if (lead < 0) return { d: '', n: 0 };
+    return { d: all.slice(lead).replace(/0+$/, ''), n: m[1].length - lead + (m[3] ? parseInt(m[3], 10) : 0) };
+  }
 
-  function checkInteger(lit) {
-    var digits = lit.charAt(0) === '-' ? lit.slice(1) : lit;
-    if (/^[0-9]+$/.test(digits) && (digits.length > 16 || (digits.length === 16 && digits > MAX_SAFE))) {
-      throw new CheckError('the data has the integer ' + lit + ', beyond ±(2^53−1), which RFC 7493 (I-JSON) says ' +
-        'not to send: seald seals large numbers only as strings');
+  // checkNumber refuses, as seald does, a number whose canonical form (ES6 Number-to-String of the double
+  // JSON.parse reads) is another value than the literal: 9007199254740993 would become 9007199254740992, and
+  // two different texts would share a hash. Every number a double holds is accepted, however it is spelled.
+  function checkNumber(lit) {
+    var v = Number(lit); // the double JSON.parse reads
+    if (!isFinite(v)) return; // serialize refuses it
+    var canonical = JSON.stringify(v);
+    var a = decimal(lit);
+    var b = decimal(canonical);
+    if (a.d !== b.d || a.n !== b.n) {
+      throw new CheckError('the data has the number ' + lit + ', which would become ' + canonical + ' in its ' +
+        'RFC 8785 canonical form, a different value: RFC 7493 (I-JSON) says to send only numbers an IEEE 754 ' +
+        'double holds, so seald seals it only as a string');
     }
   }
 
   // duplicateName scans valid JSON text for an object with the same member name twice, which JSON.parse
   // silently collapses to its last value, and returns the first such name (or null). It also checks each
-  // number literal, which JSON.parse would round, with checkInteger.
+  // number literal, which JSON.parse would round, with checkNumber.
   function duplicateName(text) {
     var stack = [];
     var i = 0;
@@ -69,7 +84,7 @@
       if (c === '-' || (c >= '0' && c <= '9')) {
         var k = i;
         while (k < n && '-+.eE0123456789'.indexOf(text.charAt(k)) >= 0) k++;
-        checkInteger(text.slice(i, k));
+        checkNumber(text.slice(i, k));
         i = k;
         continue;
       }
