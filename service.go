@@ -173,16 +173,21 @@ func internalOr(err error, other error) error {
 	return other
 }
 
-// visible reports whether the caller may see the record: its own business always, others only PUBLIC ones.
+// visible reports whether the caller may see the record: its own business always, the operator every
+// record, anyone else (nil, an anonymous reader, included) only PUBLIC ones.
 func visible(c *Caller, r *Record) bool {
-	if c != nil && c.Business.BusinessID == r.BusinessID {
+	if c.owns(r.BusinessID) || c.IsOperator() {
 		return true
 	}
 	return r.Privacy == PrivacyPublic
 }
 
-// owned returns the record if it belongs to the caller's business; to anyone else it does not exist.
+// owned returns the record if it belongs to the caller's business, or any record to the operator; to any
+// other caller it does not exist. A nil caller is EUNAUTHORIZED, before the reference is even read.
 func (s *Service) owned(ctx context.Context, c *Caller, reference string) (*Record, error) {
+	if c == nil {
+		return nil, errNoCaller()
+	}
 	if err := ParseReference(reference); err != nil {
 		return nil, err
 	}
@@ -190,13 +195,13 @@ func (s *Service) owned(ctx context.Context, c *Caller, reference string) (*Reco
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, err
 	}
-	if err != nil || c == nil || r.BusinessID != c.Business.BusinessID {
+	if err != nil || !c.IsOperator() && !c.owns(r.BusinessID) {
 		return nil, Errorf(ENOTFOUND, "no record with reference %s", reference)
 	}
 	return r, nil
 }
 
-// Status returns a record's pipeline status to its owner.
+// Status returns a record's pipeline status to its owner (or the operator); nil is EUNAUTHORIZED.
 func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Record, error) {
 	return s.owned(ctx, c, reference)
 }

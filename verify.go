@@ -29,7 +29,9 @@ type Lookup struct {
 }
 
 // Verify finds the record a lookup names, if the caller may see it. A record that exists but is PRIVATE to
-// another business is the same ENOTFOUND as one that does not exist, so existence does not leak.
+// another business is the same ENOTFOUND as one that does not exist, so existence does not leak. Verify only
+// reads, so it is the one operation of the API where a nil caller is allowed: it is an anonymous reader, who
+// sees PUBLIC records only (the operator sees every record).
 func (s *Service) Verify(ctx context.Context, c *Caller, l Lookup) (*Verification, error) {
 	r, n, err := s.find(ctx, c, l)
 	if err != nil {
@@ -122,7 +124,7 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 func pickSameHash(c *Caller, rs []*Record) (*Record, int) {
 	rank := func(r *Record) int {
 		n := 0
-		if c == nil || r.BusinessID != c.Business.BusinessID {
+		if !c.owns(r.BusinessID) {
 			n += 4
 		}
 		if !r.Anchored() {
@@ -159,7 +161,7 @@ func earlier(a, b *Record) bool {
 // verification completes a record found for c with its owner. The caller's own records (most verifications
 // of an API client) reuse the project and business Authenticate already has; others come from the cache.
 func (s *Service) verification(ctx context.Context, c *Caller, r *Record) (*Verification, error) {
-	if c != nil && c.Project.ProjectID == r.ProjectID && c.Business.BusinessID == r.BusinessID {
+	if c.owns(r.BusinessID) && c.Project != nil && c.Project.ProjectID == r.ProjectID {
 		return &Verification{Record: r, Business: c.Business, Project: c.Project}, nil
 	}
 	now := s.now()
@@ -199,9 +201,10 @@ func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
 	return p, nil
 }
 
-// SetStatus changes a record's status for its owner (c is nil for the operator's CLI, who may change any
-// record). ACTIVE and SUSPENDED swap; either may become REVOKED, which is final. Setting the status a record
-// already has changes nothing. A revocation is also sent to the chain by a job.
+// SetStatus changes a record's status for its owner, or for the operator (Operator), who may change any
+// record; a nil caller is EUNAUTHORIZED. ACTIVE and SUSPENDED swap; either may become REVOKED, which is
+// final. Setting the status a record already has changes nothing. A revocation is also sent to the chain by
+// a job.
 func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, error) {
 	r, _, err := s.ChangeStatus(ctx, c, reference, status, reason)
 	return r, err
@@ -211,6 +214,9 @@ func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, r
 // status. Under concurrent changes, the change returned is this call's own, from the status the store
 // actually moved the record from.
 func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, *StatusChange, error) {
+	if c == nil {
+		return nil, nil, errNoCaller()
+	}
 	to, err := ParseStatus(status)
 	if err != nil {
 		return nil, nil, err
@@ -218,17 +224,9 @@ func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status
 	if err := checkLength("reason", reason, MaxReason); err != nil {
 		return nil, nil, err
 	}
-	actor := "cli"
-	if c != nil {
-		actor = c.KeyID
-	}
+	actor := c.actor()
 	for attempt := 0; ; attempt++ {
-		var r *Record
-		if c != nil {
-			r, err = s.owned(ctx, c, reference)
-		} else if err = ParseReference(reference); err == nil {
-			r, err = s.Store.Record(ctx, reference)
-		}
+		r, err := s.owned(ctx, c, reference)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -265,7 +263,8 @@ func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status
 // ErrWrongPassword is the EUNAUTHORIZED answer of a download whose password is missing or wrong.
 var ErrWrongPassword = Errorf(EUNAUTHORIZED, "the X-Data-Password header is missing or does not match the record's password")
 
-// Download returns the original canonical data of a record to its owner, read back from IPFS and decrypted.
+// Download returns the original canonical data of a record to its owner (or the operator), read back from
+// IPFS and decrypted; a nil caller is EUNAUTHORIZED.
 func (s *Service) Download(ctx context.Context, c *Caller, reference, password string) ([]byte, error) {
 	r, err := s.owned(ctx, c, reference)
 	if err != nil {
@@ -308,16 +307,11 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 	return s.Secrets.OpenDetached(reference, r.DataKey, env)
 }
 
-// History returns a record's audit trail, its status changes in the order they were made, to its owner (c
-// nil: the operator's CLI, any record). Another caller gets the ENOTFOUND of a record it cannot see.
+// History returns a record's audit trail, its status changes in the order they were made, to its owner or
+// the operator (Operator, any record); nil is EUNAUTHORIZED. Another caller gets the ENOTFOUND of a record
+// it cannot see.
 func (s *Service) History(ctx context.Context, c *Caller, reference string) (*Record, []*StatusChange, error) {
-	var r *Record
-	var err error
-	if c != nil {
-		r, err = s.owned(ctx, c, reference)
-	} else if err = ParseReference(reference); err == nil {
-		r, err = s.Store.Record(ctx, reference)
-	}
+	r, err := s.owned(ctx, c, reference)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -217,6 +217,10 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := callerOf(r.Context())
+	if c == nil || c.Business == nil || c.Project == nil {
+		s.writeError(w, r, seald.ErrNoCaller)
+		return
+	}
 	u := seald.TenantUpdate{BusinessID: c.Business.BusinessID}
 	known := map[string]**string{"name": &u.Name, "description": &u.Description, "logo": &u.Logo, "website": &u.Website,
 		"project_name": &u.ProjectName, "project_description": &u.ProjectDescription, "project_logo": &u.ProjectLogo,
@@ -391,6 +395,10 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	// Wrong passwords are throttled per record and per key before any hashing (each takes 64 MiB): past
 	// its budget, a record or key is answered 429 until it refills.
 	c := callerOf(r.Context())
+	if c == nil {
+		s.writeError(w, r, seald.ErrNoCaller)
+		return
+	}
 	for _, k := range []string{"record " + ref, "key " + c.KeyID} {
 		if ok, after := s.passwordFailures.allowed(k); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(after))
