@@ -14,11 +14,6 @@ import (
 	"seald.dev/seald"
 )
 
-// codeMethod is the HTTP layer's own error code for a known path called with the wrong method.
-const codeMethod = "method_not_allowed"
-
-func init() { statusOf[codeMethod] = http.StatusMethodNotAllowed }
-
 func errMethod(method string, allow []string) error {
 	return &seald.Error{Code: codeMethod, Message: method + " is not allowed here; use " + strings.Join(allow, " or ")}
 }
