@@ -2,6 +2,7 @@ package seald
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/sha256"
 	"log/slog"
 	"strings"
@@ -92,6 +93,20 @@ func (s *Service) wake() {
 // VerificationLink is the public page of a reference.
 func (s *Service) VerificationLink(reference string) string {
 	return strings.TrimRight(s.PublicURL, "/") + "/v/" + reference
+}
+
+// TrustRootURL is where the service publishes its trust root (TrustRoot).
+func (s *Service) TrustRootURL() string {
+	return strings.TrimRight(s.PublicURL, "/") + "/.well-known/seald-trust.json"
+}
+
+// PublicKey is the public half of the key that signs proof bundles now.
+func (s *Service) PublicKey() ed25519.PublicKey { return s.Secrets.PublicKey() }
+
+// Chain returns the chain records are anchored on for a network, and whether this service anchors there.
+func (s *Service) Chain(network string) (Chain, bool) {
+	ch, ok := s.Chains[network]
+	return ch, ok
 }
 
 // Authenticate checks the two header keys of a request and returns the calling project. Every failure is the

@@ -421,7 +421,7 @@ func (j rawJSON) MarshalJSON() ([]byte, error) { return j, nil }
 func (s *Server) publicKey(w http.ResponseWriter, r *http.Request) {
 	writeOK(w, r, http.StatusOK, wire.PublicKey{
 		Algorithm: "Ed25519",
-		PublicKey: base64.StdEncoding.EncodeToString(s.Service.Secrets.PublicKey()),
+		PublicKey: base64.StdEncoding.EncodeToString(s.Service.PublicKey()),
 	})
 }
 
@@ -452,7 +452,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 			} else {
 				checks[name] = "ok"
 				// A chain is named, so that a development chain says so.
-				if ch, found := s.Service.Chains[strings.ToUpper(strings.TrimPrefix(name, "chain_"))]; found && strings.HasPrefix(name, "chain_") {
+				if ch, found := s.Service.Chain(strings.ToUpper(strings.TrimPrefix(name, "chain_"))); found && strings.HasPrefix(name, "chain_") {
 					checks[name] = "ok: " + ch.Name()
 				}
 			}

@@ -8,13 +8,12 @@ import (
 	"net/http"
 	"net/netip"
 	"time"
-
-	"seald.dev/seald"
 )
 
 // Server is the HTTP API. Set the fields, then use Handler.
 type Server struct {
-	Service *seald.Service
+	// Service is the domain the API translates to (a *seald.Service; a mock.Service in handler tests).
+	Service Service
 	Logger  *slog.Logger
 	// BodyLimit bounds request bodies (default 1 MiB).
 	BodyLimit int64
