@@ -33,26 +33,23 @@ const (
 	ActorErasureLog = "erasure-log" // Service.ReplayErasures
 )
 
-// Erase erases a record's data for its owner (c nil: the operator's CLI, any record). A record another
-// caller cannot see is ENOTFOUND; one already erased is returned as it is, with erased false.
+// Erase erases a record's data for its owner, or for the operator (Operator), any record; a nil caller is
+// EUNAUTHORIZED. A record another caller cannot see is ENOTFOUND; one already erased is returned as it is,
+// with erased false.
 func (s *Service) Erase(ctx context.Context, c *Caller, reference, reason string) (r *Record, erased bool, err error) {
+	if c == nil {
+		return nil, false, errNoCaller()
+	}
 	if strings.TrimSpace(reason) == "" {
 		return nil, false, Errorf(EINVALID, "reason is required: say why the data is erased (it goes into the audit trail)")
 	}
 	if err := checkLength("reason", reason, MaxReason); err != nil {
 		return nil, false, err
 	}
-	actor := "cli"
-	if c != nil {
-		actor = c.KeyID
-		r, err = s.owned(ctx, c, reference)
-	} else if err = ParseReference(reference); err == nil {
-		r, err = s.Store.Record(ctx, reference)
-	}
-	if err != nil {
+	if r, err = s.owned(ctx, c, reference); err != nil {
 		return nil, false, err
 	}
-	return s.erase(ctx, r, actor, reason)
+	return s.erase(ctx, r, c.actor(), reason)
 }
 
 // erase erases r unless it is erased already, and returns the record as stored afterwards.

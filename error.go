@@ -1,6 +1,3 @@
-// Package seald is the domain of the seald service: the types it keeps (businesses, projects, keys, records,
-// batches, jobs), its errors, the interfaces that the technology packages implement (Store, BlobStore,
-// Anchorer, Mailer), and the one Service that holds every business rule. It imports no adapter.
 package seald
 
 import (
@@ -8,25 +5,36 @@ import (
 	"fmt"
 )
 
-// Error codes. Each maps to exactly one HTTP status in package httpapi; the mapping lives there only.
+// Code says what kind of failure an Error is. The codes are few and fixed, so that each can map to exactly one
+// HTTP status: the one table lives in package httpapi, and a test there fails when a code of Codes has none.
+type Code string
+
+// Error codes, with the HTTP status each maps to.
 const (
-	EINVALID      = "invalid"      // the caller's input is malformed or breaks a rule (400)
-	EUNAUTHORIZED = "unauthorized" // missing, unknown or mismatched credentials (401)
-	ENOTFOUND     = "not_found"    // nothing visible to the caller under that identifier (404)
-	ECONFLICT     = "conflict"     // the change is not allowed from the current state (409)
-	EGONE         = "gone"         // it existed and was removed for good (an erased record's data) (410)
-	ETOOLARGE     = "too_large"    // a body or value over its limit (413)
-	EUNSUPPORTED  = "unsupported"  // an unsupported media type (415)
-	ERATELIMIT    = "rate_limited" // over the caller's rate limit (429)
-	EUNAVAILABLE  = "unavailable"  // a dependency is down; the caller may retry (503)
-	EOVERLOADED   = "overloaded"   // too much work waits (backlog, password hashing): the request was not accepted; retry later (503)
-	EINTERNAL     = "internal"     // anything else; never shown to a caller in detail (500)
+	EINVALID      Code = "invalid"      // the caller's input is malformed or breaks a rule, a forbidden status change included (400)
+	EUNAUTHORIZED Code = "unauthorized" // missing, unknown or mismatched credentials, or no caller at all (401)
+	ENOTFOUND     Code = "not_found"    // nothing visible to the caller under that identifier (404)
+	// ECONFLICT is a change that collides with what is stored: a name another business has, a row another
+	// writer changed first (which the Service reads again and retries before giving up), a key that exists.
+	ECONFLICT    Code = "conflict"     // (409)
+	EGONE        Code = "gone"         // it existed and was removed for good (an erased record's data) (410)
+	ETOOLARGE    Code = "too_large"    // a body or value over its limit (413)
+	EUNSUPPORTED Code = "unsupported"  // an unsupported media type (415)
+	ERATELIMIT   Code = "rate_limited" // over the caller's rate limit (429)
+	EUNAVAILABLE Code = "unavailable"  // a dependency is down; the caller may retry (503)
+	EOVERLOADED  Code = "overloaded"   // too much work waits (backlog, password hashing): the request was not accepted; retry later (503)
+	EINTERNAL    Code = "internal"     // anything else; never shown to a caller in detail (500)
 )
 
+// Codes are every error code of the domain, for the tests that check each has its HTTP status.
+var Codes = []Code{EINVALID, EUNAUTHORIZED, ENOTFOUND, ECONFLICT, EGONE, ETOOLARGE, EUNSUPPORTED, ERATELIMIT,
+	EUNAVAILABLE, EOVERLOADED, EINTERNAL}
+
 // Error is the one error type of seald. Code says what kind of failure it is, Message is safe to show to an
-// API caller, Op names the operation for logs, and Err keeps the cause.
+// API caller, Op names the operation for logs, and Err keeps the cause. An *Error found in a chain may be
+// shared (ErrNoCaller, ErrWrongPassword, a store's answer): annotate a copy, never the one found.
 type Error struct {
-	Code    string
+	Code    Code
 	Op      string
 	Message string
 	Err     error
@@ -40,7 +48,7 @@ func (e *Error) Error() string {
 	if e.Message != "" {
 		s += e.Message
 	} else if e.Code != "" {
-		s += e.Code
+		s += string(e.Code)
 	}
 	if e.Err != nil {
 		if s != "" {
@@ -55,13 +63,13 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf returns an *Error with the code and a formatted message meant for the caller.
-func Errorf(code, format string, args ...any) *Error {
+func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for any other non-nil error and ""
 // for nil.
-func ErrorCode(err error) string {
+func ErrorCode(err error) Code {
 	if err == nil {
 		return ""
 	}

@@ -4,12 +4,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
-	"strings"
-
-	"github.com/google/uuid"
+	"time"
 )
 
 // Key secrets are a kind prefix and 32 random bytes (256 bits) in base64url: "sk_..." for subscription keys,
@@ -47,37 +44,37 @@ func digestEqual(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
-var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+// KeyKind says what a key authenticates.
+type KeyKind string
 
-// NewID returns prefix and 16 lowercase base32 characters (80 random bits): the public ids of businesses,
-// projects and keys.
-func NewID(prefix string) string {
-	var b [10]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // crypto/rand does not fail on supported platforms
-	}
-	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
+// Key kinds: the subscription key (header Ocp-Apim-Subscription-Key) identifies a business, the API key
+// (header Api-Key) one project of it.
+const (
+	KeySubscription KeyKind = "subscription"
+	KeyProject      KeyKind = "project"
+)
+
+// Key is an issued credential. The secret itself is shown once at issue and never stored: only its SHA-256
+// digest (Digest, lowercase hex) and its first characters (Prefix), so keys can be listed.
+type Key struct {
+	ID         string // "key_" and 16 base32 characters
+	Kind       KeyKind
+	BusinessID string // public business id
+	ProjectID  string // public project id; empty for subscription keys
+	Prefix     string
+	Digest     string
+	CreatedAt  time.Time
+	ExpiresAt  *time.Time // set when the key is rotated: it keeps working until then
+	RevokedAt  *time.Time
+	// Sealed is the subscription secret sealed with the service's master key, so that the operator's CLI can
+	// hand it to a new project of the same business; empty for API keys, which exist only as digests.
+	Sealed string
 }
 
-// NewReference returns a reference: the prefix ("D-" or "I-") and a lowercase UUID version 4, whose 122
-// random bits make it safe as a bearer look-up key in public links.
-func NewReference(prefix string) string {
-	return prefix + uuid.New().String()
-}
-
-// ParseReference checks that s is a reference of a known prefix with a lowercase version 4 UUID.
-func ParseReference(s string) error {
-	if len(s) != 38 || (s[:2] != PrefixAuthentication && s[:2] != PrefixGenerator) {
-		if len(s) > 2 && s[1] == '-' && s[:2] != PrefixAuthentication && s[:2] != PrefixGenerator {
-			return Errorf(EINVALID, "reference has an unknown prefix %q (want D- or I-)", s[:2])
-		}
-		return Errorf(EINVALID, "reference must be D- or I- followed by a UUID")
+// Active reports whether the key authenticates at time now.
+func (k *Key) Active(now time.Time) bool {
+	if k.RevokedAt != nil {
+		return false
 	}
-	u, err := uuid.Parse(s[2:])
-	if err != nil || u.String() != s[2:] {
-		return Errorf(EINVALID, "reference must be D- or I- followed by a lowercase UUID")
-	}
-	return nil
+	return k.ExpiresAt == nil || now.Before(*k.ExpiresAt)
 }
-
-func newUUID() string { return uuid.New().String() }

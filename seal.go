@@ -56,8 +56,12 @@ func (s *Service) hashData(data []byte) ([]byte, string, error) {
 }
 
 // Seal accepts data for authentication: it validates the request, stores the record with its first job in
-// one transaction and returns it. From then on the pipeline owns it; nothing accepted is lost.
+// one transaction and returns it. From then on the pipeline owns it; nothing accepted is lost. c must be a
+// project's caller: nobody, and the operator, are EUNAUTHORIZED.
 func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Record, error) {
+	if err := projectCaller(c); err != nil {
+		return nil, err
+	}
 	canon, hash, err := s.hashData(req.Data)
 	if err != nil {
 		return nil, err
@@ -127,8 +131,12 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 }
 
 // Generate makes a generator (`ovi`) record: an I- reference, its encrypted_ovi for embedding in a document,
-// and the record itself, stored, anchored and verifiable like any other but with no e-mail.
+// and the record itself, stored, anchored and verifiable like any other but with no e-mail. c must be a
+// project's caller, as for Seal.
 func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record, error) {
+	if err := projectCaller(c); err != nil {
+		return nil, err
+	}
 	canon, hash, err := s.hashData(data)
 	if err != nil {
 		return nil, err

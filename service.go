@@ -2,10 +2,10 @@ package seald
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/sha256"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -95,6 +95,20 @@ func (s *Service) VerificationLink(reference string) string {
 	return strings.TrimRight(s.PublicURL, "/") + "/v/" + reference
 }
 
+// TrustRootURL is where the service publishes its trust root (TrustRoot).
+func (s *Service) TrustRootURL() string {
+	return strings.TrimRight(s.PublicURL, "/") + "/.well-known/seald-trust.json"
+}
+
+// PublicKey is the public half of the key that signs proof bundles now.
+func (s *Service) PublicKey() ed25519.PublicKey { return s.Secrets.PublicKey() }
+
+// Chain returns the chain records are anchored on for a network, and whether this service anchors there.
+func (s *Service) Chain(network string) (Chain, bool) {
+	ch, ok := s.Chains[network]
+	return ch, ok
+}
+
 // Authenticate checks the two header keys of a request and returns the calling project. Every failure is the
 // same EUNAUTHORIZED, whichever key was wrong, so that a caller cannot probe which of the two is valid.
 // A pair that authenticated is remembered for CacheTTL under the SHA-256 digests of the two secrets (see
@@ -174,73 +188,33 @@ func internalOr(err error, other error) error {
 	return other
 }
 
-// visible reports whether the caller may see the record: its own business always, others only PUBLIC ones.
+// visible reports whether the caller may see the record: its own business always, the operator every
+// record, anyone else (nil, an anonymous reader, included) only PUBLIC ones.
 func visible(c *Caller, r *Record) bool {
-	if c != nil && c.Business.BusinessID == r.BusinessID {
+	if c.owns(r.BusinessID) || c.IsOperator() {
 		return true
 	}
 	return r.Privacy == PrivacyPublic
 }
 
-// owned returns the record if it belongs to the caller's business; to anyone else it does not exist.
+// owned returns the record if it belongs to the caller's business, or any record to the operator; to any
+// other caller it does not exist. A nil caller is EUNAUTHORIZED, before the reference is even read.
 func (s *Service) owned(ctx context.Context, c *Caller, reference string) (*Record, error) {
+	if c == nil {
+		return nil, errNoCaller()
+	}
 	if err := ParseReference(reference); err != nil {
 		return nil, err
+	}
+	if c.IsOperator() {
+		return s.Store.Record(ctx, reference) // the store's own answer, as the operator's commands have always had
 	}
 	r, err := s.Store.Record(ctx, reference)
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, err
 	}
-	if err != nil || c == nil || r.BusinessID != c.Business.BusinessID {
+	if err != nil || !c.owns(r.BusinessID) {
 		return nil, Errorf(ENOTFOUND, "no record with reference %s", reference)
 	}
 	return r, nil
-}
-
-// Status returns a record's pipeline status to its owner.
-func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Record, error) {
-	return s.owned(ctx, c, reference)
-}
-
-// backlogCache keeps the number of records waiting in the pipeline for a second, so that intake reads it
-// once a second rather than once a request. One request refreshes it while the others go on with the
-// previous count: the count is a query over the waiting records, and holding every request behind it each
-// second stalled intake for as long as it ran.
-type backlogCache struct {
-	mu         sync.Mutex
-	at         time.Time
-	n          map[string]int // records waiting, by network
-	last       error
-	refreshing bool
-}
-
-// admit refuses a new record of network while that network's backlog is at MaxBacklog or above. A store
-// that cannot count lets the request through: the backlog check must not become a second way for intake to
-// fail.
-func (s *Service) admit(ctx context.Context, network string) error {
-	if s.MaxBacklog <= 0 {
-		return nil
-	}
-	b := &s.backlog
-	b.mu.Lock()
-	refresh := !b.refreshing && time.Since(b.at) >= time.Second
-	if refresh {
-		b.refreshing = true
-	}
-	n, last := b.n, b.last
-	b.mu.Unlock()
-	if refresh {
-		waiting, err := s.Store.CountWaitingByNetwork(ctx)
-		b.mu.Lock()
-		b.at, b.refreshing, b.last = time.Now(), false, err
-		if err == nil {
-			b.n = waiting
-		}
-		n, last = b.n, b.last
-		b.mu.Unlock()
-	}
-	if last == nil && n[network] >= s.MaxBacklog {
-		return Errorf(EOVERLOADED, "%d %s records are waiting in the pipeline (the limit is %d a network): the record was not accepted; send it again later", n[network], network, s.MaxBacklog)
-	}
-	return nil
 }

@@ -258,11 +258,15 @@ type TenantUpdate struct {
 	Retain *string
 }
 
-// UpdateTenant applies u for the operator (c nil) or for the owner c, who may change only its own business
-// and project (another id is ENOTFOUND, as for one that does not exist). Names keep the rules of creation.
-// Cached copies are dropped, so the next answer of this instance shows the change.
+// UpdateTenant applies u for the operator (Operator), any business, or for the owner c, who may change only
+// its own business and project (another id is ENOTFOUND, as for one that does not exist); a nil caller is
+// EUNAUTHORIZED. Names keep the rules of creation. Cached copies are dropped, so the next answer of this
+// instance shows the change.
 func (s *Service) UpdateTenant(ctx context.Context, c *Caller, u TenantUpdate) (*Business, *Project, error) {
-	if c != nil && (u.BusinessID != c.Business.BusinessID || u.ProjectID != "" && u.ProjectID != c.Project.ProjectID) {
+	if c == nil {
+		return nil, nil, errNoCaller()
+	}
+	if !c.IsOperator() && (!c.owns(u.BusinessID) || u.ProjectID != "" && (c.Project == nil || u.ProjectID != c.Project.ProjectID)) {
 		return nil, nil, Errorf(ENOTFOUND, "no such business or project")
 	}
 	ch := &TenantChange{BusinessID: u.BusinessID, ProjectID: u.ProjectID}

@@ -2,9 +2,7 @@ package seald
 
 import (
 	"context"
-	"errors"
 	"strconv"
-	"time"
 )
 
 // Verification is what a verification operation answers: the record and its owner.
@@ -29,7 +27,9 @@ type Lookup struct {
 }
 
 // Verify finds the record a lookup names, if the caller may see it. A record that exists but is PRIVATE to
-// another business is the same ENOTFOUND as one that does not exist, so existence does not leak.
+// another business is the same ENOTFOUND as one that does not exist, so existence does not leak. Verify only
+// reads, so it is the one operation of the API where a nil caller is allowed: it is an anonymous reader, who
+// sees PUBLIC records only (the operator sees every record).
 func (s *Service) Verify(ctx context.Context, c *Caller, l Lookup) (*Verification, error) {
 	r, n, err := s.find(ctx, c, l)
 	if err != nil {
@@ -122,7 +122,7 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 func pickSameHash(c *Caller, rs []*Record) (*Record, int) {
 	rank := func(r *Record) int {
 		n := 0
-		if c == nil || r.BusinessID != c.Business.BusinessID {
+		if !c.owns(r.BusinessID) {
 			n += 4
 		}
 		if !r.Anchored() {
@@ -159,7 +159,7 @@ func earlier(a, b *Record) bool {
 // verification completes a record found for c with its owner. The caller's own records (most verifications
 // of an API client) reuse the project and business Authenticate already has; others come from the cache.
 func (s *Service) verification(ctx context.Context, c *Caller, r *Record) (*Verification, error) {
-	if c != nil && c.Project.ProjectID == r.ProjectID && c.Business.BusinessID == r.BusinessID {
+	if c.owns(r.BusinessID) && c.Project != nil && c.Project.ProjectID == r.ProjectID {
 		return &Verification{Record: r, Business: c.Business, Project: c.Project}, nil
 	}
 	now := s.now()
@@ -197,130 +197,4 @@ func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
 	}
 	p.Sign(s.Secrets)
 	return p, nil
-}
-
-// SetStatus changes a record's status for its owner (c is nil for the operator's CLI, who may change any
-// record). ACTIVE and SUSPENDED swap; either may become REVOKED, which is final. Setting the status a record
-// already has changes nothing. A revocation is also sent to the chain by a job.
-func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, error) {
-	r, _, err := s.ChangeStatus(ctx, c, reference, status, reason)
-	return r, err
-}
-
-// ChangeStatus is SetStatus, also returning the change the store made: nil when the record already had the
-// status. Under concurrent changes, the change returned is this call's own, from the status the store
-// actually moved the record from.
-func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, *StatusChange, error) {
-	to, err := ParseStatus(status)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkLength("reason", reason, MaxReason); err != nil {
-		return nil, nil, err
-	}
-	actor := "cli"
-	if c != nil {
-		actor = c.KeyID
-	}
-	for attempt := 0; ; attempt++ {
-		var r *Record
-		if c != nil {
-			r, err = s.owned(ctx, c, reference)
-		} else if err = ParseReference(reference); err == nil {
-			r, err = s.Store.Record(ctx, reference)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if r.Status == to {
-			return r, nil, nil
-		}
-		if r.Status == StatusRevoked {
-			return nil, nil, Errorf(EINVALID, "status: record %s is REVOKED, which is final", reference)
-		}
-		now := s.now()
-		var jobs []*Job
-		if to == StatusRevoked {
-			jobs = append(jobs, &Job{Kind: RevokeJob(r.Network), Reference: reference, RunAt: now})
-		}
-		ch := &StatusChange{Reference: reference, From: r.Status, To: to, Actor: actor, Reason: reason, At: now}
-		after := *r
-		after.Status = to
-		ch.Event = NewEvent(EventRecordStatusChanged, &after, now, map[string]string{"previous_status": string(r.Status), "reason": reason})
-		err = s.Store.ChangeStatus(ctx, ch, r.Status, jobs...)
-		if ErrorCode(err) == ECONFLICT && attempt < 3 {
-			continue // changed under us: read it again and decide again
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		r.Status, r.UpdatedAt = to, now
-		if len(jobs) > 0 {
-			s.wake()
-		}
-		return r, ch, nil
-	}
-}
-
-// ErrWrongPassword is the EUNAUTHORIZED answer of a download whose password is missing or wrong.
-var ErrWrongPassword = Errorf(EUNAUTHORIZED, "the X-Data-Password header is missing or does not match the record's password")
-
-// Download returns the original canonical data of a record to its owner, read back from IPFS and decrypted.
-func (s *Service) Download(ctx context.Context, c *Caller, reference, password string) ([]byte, error) {
-	r, err := s.owned(ctx, c, reference)
-	if err != nil {
-		return nil, err
-	}
-	if r.Erased() {
-		return nil, Errorf(EGONE, "the data of record %s was erased on %s; its proof still verifies", reference,
-			r.ErasedAt.Format(time.RFC3339))
-	}
-	if !r.Downloadable {
-		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
-	}
-	if r.HasPassword {
-		if ok, err := s.Secrets.CheckPassword(ctx, r.PasswordHash, password); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, ErrWrongPassword
-		}
-	}
-	if r.CID == "" {
-		// Not in IPFS yet: the payload is still in the store.
-		if b, err := s.Store.Payload(ctx, reference); err == nil {
-			if !SealedPayload(b) {
-				return b, nil
-			}
-			return s.Secrets.OpenDetached(reference, r.DataKey, b)
-		}
-		return nil, Errorf(ENOTFOUND, "the data of record %s is not stored yet", reference)
-	}
-	if s.Blobs == nil {
-		return nil, Errorf(EUNAVAILABLE, "IPFS is not configured")
-	}
-	env, err := s.Blobs.Get(ctx, r.CID)
-	if err != nil {
-		if ErrorCode(err) == ENOTFOUND {
-			return nil, &Error{Code: EINTERNAL, Op: "Download", Err: errors.New("stored envelope missing from IPFS")}
-		}
-		return nil, &Error{Code: EUNAVAILABLE, Message: "IPFS is not answering; try again later", Err: err}
-	}
-	return s.Secrets.OpenDetached(reference, r.DataKey, env)
-}
-
-// History returns a record's audit trail, its status changes in the order they were made, to its owner (c
-// nil: the operator's CLI, any record). Another caller gets the ENOTFOUND of a record it cannot see.
-func (s *Service) History(ctx context.Context, c *Caller, reference string) (*Record, []*StatusChange, error) {
-	var r *Record
-	var err error
-	if c != nil {
-		r, err = s.owned(ctx, c, reference)
-	} else if err = ParseReference(reference); err == nil {
-		r, err = s.Store.Record(ctx, reference)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	trail, err := s.Store.AuditTrail(ctx, reference)
-	return r, trail, err
 }

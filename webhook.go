@@ -169,8 +169,12 @@ type WebhookRequest struct {
 type WebhookTargetCheck func(u *url.URL) error
 
 // CreateWebhook registers an endpoint for the caller's project and returns it with its signing secret in the
-// clear, which is never shown again.
+// clear, which is never shown again. c must be a project's caller: webhooks belong to a project, so nobody
+// and the operator are EUNAUTHORIZED, as in every webhook operation.
 func (s *Service) CreateWebhook(ctx context.Context, c *Caller, req WebhookRequest) (*Webhook, string, error) {
+	if err := projectCaller(c); err != nil {
+		return nil, "", err
+	}
 	if s.Webhooks == nil {
 		return nil, "", Errorf(EUNAVAILABLE, "webhooks are not available on this instance")
 	}
@@ -265,6 +269,9 @@ func ParseEventTypes(in []string) ([]EventType, error) {
 
 // ownWebhook returns a webhook of the caller's project; any other is ENOTFOUND.
 func (s *Service) ownWebhook(ctx context.Context, c *Caller, id string) (*Webhook, error) {
+	if err := projectCaller(c); err != nil {
+		return nil, err
+	}
 	if s.Webhooks == nil {
 		return nil, Errorf(EUNAVAILABLE, "webhooks are not available on this instance")
 	}
@@ -272,7 +279,7 @@ func (s *Service) ownWebhook(ctx context.Context, c *Caller, id string) (*Webhoo
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, err
 	}
-	if err != nil || c == nil || w.ProjectID != c.Project.ProjectID {
+	if err != nil || w.ProjectID != c.Project.ProjectID {
 		return nil, Errorf(ENOTFOUND, "no webhook %s", id)
 	}
 	return w, nil
@@ -280,6 +287,9 @@ func (s *Service) ownWebhook(ctx context.Context, c *Caller, id string) (*Webhoo
 
 // ListWebhooks returns the caller's project's webhooks.
 func (s *Service) ListWebhooks(ctx context.Context, c *Caller) ([]*Webhook, error) {
+	if err := projectCaller(c); err != nil {
+		return nil, err
+	}
 	if s.Webhooks == nil {
 		return nil, Errorf(EUNAVAILABLE, "webhooks are not available on this instance")
 	}
@@ -317,6 +327,9 @@ func (s *Service) WebhookDeliveries(ctx context.Context, c *Caller, id string) (
 // ReplayDelivery sends a delivery's event to its webhook again, as a new delivery due at once carrying the
 // same event (same id, same body).
 func (s *Service) ReplayDelivery(ctx context.Context, c *Caller, deliveryID string) (*Delivery, error) {
+	if err := projectCaller(c); err != nil {
+		return nil, err
+	}
 	if s.Webhooks == nil {
 		return nil, Errorf(EUNAVAILABLE, "webhooks are not available on this instance")
 	}

@@ -49,11 +49,16 @@ type verifyBody struct {
 // StatusClientGone is the status counted for a request whose client went away before its answer.
 const StatusClientGone = 499
 
-// statusOf is the one table from error codes to HTTP status codes.
 // BackpressureRetryAfter is the Retry-After, in seconds, of a seal refused because the backlog is full.
 const BackpressureRetryAfter = 5
 
-var statusOf = map[string]int{
+// codeMethod is the HTTP layer's own error code for a known path called with the wrong method: the domain
+// has no methods, so it is not one of seald.Codes.
+const codeMethod seald.Code = "method_not_allowed"
+
+// statusOf is the one table from error codes to HTTP status codes: every code of seald.Codes and codeMethod
+// (TestEveryCodeHasAStatus).
+var statusOf = map[seald.Code]int{
 	seald.EINVALID:      http.StatusBadRequest,
 	seald.EUNAUTHORIZED: http.StatusUnauthorized,
 	seald.ENOTFOUND:     http.StatusNotFound,
@@ -65,6 +70,7 @@ var statusOf = map[string]int{
 	seald.EUNAVAILABLE:  http.StatusServiceUnavailable,
 	seald.EOVERLOADED:   http.StatusServiceUnavailable,
 	seald.EINTERNAL:     http.StatusInternalServerError,
+	codeMethod:          http.StatusMethodNotAllowed,
 }
 
 // bodies are reused encoding buffers: json.Marshal allocates a fresh copy of every answer and appending the

@@ -14,11 +14,6 @@ import (
 	"seald.dev/seald"
 )
 
-// codeMethod is the HTTP layer's own error code for a known path called with the wrong method.
-const codeMethod = "method_not_allowed"
-
-func init() { statusOf[codeMethod] = http.StatusMethodNotAllowed }
-
 func errMethod(method string, allow []string) error {
 	return &seald.Error{Code: codeMethod, Message: method + " is not allowed here; use " + strings.Join(allow, " or ")}
 }
@@ -217,6 +212,10 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := callerOf(r.Context())
+	if c == nil || c.Business == nil || c.Project == nil {
+		s.writeError(w, r, seald.ErrNoCaller)
+		return
+	}
 	u := seald.TenantUpdate{BusinessID: c.Business.BusinessID}
 	known := map[string]**string{"name": &u.Name, "description": &u.Description, "logo": &u.Logo, "website": &u.Website,
 		"project_name": &u.ProjectName, "project_description": &u.ProjectDescription, "project_logo": &u.ProjectLogo,
@@ -394,6 +393,10 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	// Wrong passwords are throttled per record and per key before any hashing (each takes 64 MiB): past
 	// its budget, a record or key is answered 429 until it refills.
 	c := callerOf(r.Context())
+	if c == nil {
+		s.writeError(w, r, seald.ErrNoCaller)
+		return
+	}
 	for _, k := range []string{"record " + ref, "key " + c.KeyID} {
 		if ok, after := s.passwordFailures.allowed(k); !ok {
 			w.Header().Set("Retry-After", strconv.Itoa(after))
@@ -421,7 +424,7 @@ func (j rawJSON) MarshalJSON() ([]byte, error) { return j, nil }
 func (s *Server) publicKey(w http.ResponseWriter, r *http.Request) {
 	writeOK(w, r, http.StatusOK, wire.PublicKey{
 		Algorithm: "Ed25519",
-		PublicKey: base64.StdEncoding.EncodeToString(s.Service.Secrets.PublicKey()),
+		PublicKey: base64.StdEncoding.EncodeToString(s.Service.PublicKey()),
 	})
 }
 
@@ -452,7 +455,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 			} else {
 				checks[name] = "ok"
 				// A chain is named, so that a development chain says so.
-				if ch, found := s.Service.Chains[strings.ToUpper(strings.TrimPrefix(name, "chain_"))]; found && strings.HasPrefix(name, "chain_") {
+				if ch, found := s.Service.Chain(strings.ToUpper(strings.TrimPrefix(name, "chain_"))); found && strings.HasPrefix(name, "chain_") {
 					checks[name] = "ok: " + ch.Name()
 				}
 			}

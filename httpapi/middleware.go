@@ -30,6 +30,9 @@ func requestID(ctx context.Context) string {
 	return id
 }
 
+// callerOf returns the caller authenticate put into the context, or nil when the route was mounted without
+// authenticate. nil grants nothing: every Service method that changes state or shows an owner's record
+// refuses it (seald.ErrNoCaller, 401), and the verifications read as an anonymous caller (PUBLIC records).
 func callerOf(ctx context.Context) *seald.Caller {
 	c, _ := ctx.Value(callerKey).(*seald.Caller)
 	return c

@@ -87,7 +87,7 @@ func erasedTime(r *seald.Record) string {
 
 // chainName names a network's chain in words; "" when this service does not anchor on it.
 func (s *Server) chainName(network string) string {
-	if ch, ok := s.Service.Chains[network]; ok {
+	if ch, ok := s.Service.Chain(network); ok {
 		return ch.Name()
 	}
 	return ""

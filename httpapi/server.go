@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"net/netip"
 	"time"
-
-	"seald.dev/seald"
 )
 
 // DefaultBodyLimit bounds the request bodies of a Server that does not say: 1 MiB.
@@ -17,7 +15,8 @@ const DefaultBodyLimit = 1 << 20
 
 // Server is the HTTP API. Set the fields, then use Handler.
 type Server struct {
-	Service *seald.Service
+	// Service is the domain the API translates to (a *seald.Service; a mock.Service in handler tests).
+	Service Service
 	Logger  *slog.Logger
 	// BodyLimit bounds request bodies (default 1 MiB).
 	BodyLimit int64

@@ -248,7 +248,10 @@ func TestEmbeddedUnknownAndMalformed(t *testing.T) {
 	ctx := context.Background()
 	e := openEmbedded(t, t.TempDir())
 	unknown, _ := ipfs.CID(ctx, []byte("never stored"))
-	for _, tc := range []struct{ cid, code string }{
+	for _, tc := range []struct {
+		cid  string
+		code seald.Code
+	}{
 		{unknown, seald.ENOTFOUND},
 		{"bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi", seald.ENOTFOUND}, // dag-pb, not stored
 		{"QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG", seald.ENOTFOUND},              // CIDv0, not stored

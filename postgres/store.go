@@ -182,7 +182,7 @@ func brokenConn(err error) bool {
 func wrap(op string, err error) error { return dialect.Wrap(op, err) }
 
 // code finds the store's code of a PostgreSQL error: an unreachable server is EUNAVAILABLE.
-func code(err error) (string, string) {
+func code(err error) (seald.Code, string) {
 	var pe *pgconn.PgError
 	switch {
 	case errors.As(err, &pe) && pe.Code == "23505":

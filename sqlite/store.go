@@ -178,7 +178,7 @@ func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Cont
 func wrap(op string, err error) error { return dialect.Wrap(op, err) }
 
 // code finds the store's code of an SQLite error: a database locked past the busy timeout is EUNAVAILABLE.
-func code(err error) (string, string) {
+func code(err error) (seald.Code, string) {
 	var le *sqlite.Error
 	if !errors.As(err, &le) {
 		return "", ""

@@ -95,7 +95,7 @@ func testChangeStatusConcurrent(t *testing.T, s seald.Store) {
 	r := newRecord(p, base)
 	create(t, s, r)
 	const n = 8
-	codes := make(chan string, n)
+	codes := make(chan seald.Code, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {

@@ -172,7 +172,7 @@ func ok(t *testing.T, what string, err error) {
 }
 
 // wantCode checks that err carries the given seald error code.
-func wantCode(t *testing.T, what string, err error, code string) {
+func wantCode(t *testing.T, what string, err error, code seald.Code) {
 	t.Helper()
 	if got := seald.ErrorCode(err); got != code {
 		t.Errorf("%s: error code %q (%v), want %q", what, got, err, code)

@@ -30,9 +30,19 @@ var templateFS embed.FS
 //go:embed assets
 var assetFS embed.FS
 
+// Source is what the page reads of the domain: the public view of a record, its proof bundle, a token's
+// metadata, and the service's links. *seald.Service satisfies it; the handler tests fake it (package mock).
+type Source interface {
+	PublicRecord(ctx context.Context, id string) (*seald.PublicRecord, error)
+	PublicProof(ctx context.Context, id string) (*seald.Proof, error)
+	TokenMetadata(ctx context.Context, network, tokenID string) (*seald.TokenMetadata, error)
+	VerificationLink(reference string) string
+	TrustRootURL() string
+}
+
 // Page is the public verification page. Set the fields, then serve it at GET /v/ and GET /assets/.
 type Page struct {
-	Service *seald.Service
+	Service Source
 	// GatewayURL is the base of the IPFS gateway link ("{GatewayURL}/ipfs/{cid}").
 	GatewayURL string
 	Logger     *slog.Logger

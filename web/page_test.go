@@ -101,11 +101,11 @@ func TestRecordPage(t *testing.T) {
 	f := newFixture(t)
 	active := f.seal(f.public, `{"invoice":"INV-1","amount":1.0}`)
 	revoked := f.seal(f.public, `{"invoice":"INV-2"}`)
-	if _, err := f.svc.SetStatus(t.Context(), nil, revoked.Reference, "REVOKED", "test"); err != nil {
+	if _, err := f.svc.SetStatus(t.Context(), seald.Operator(), revoked.Reference, "REVOKED", "test"); err != nil {
 		t.Fatal(err)
 	}
 	suspended := f.seal(f.public, `{"invoice":"INV-3"}`)
-	if _, err := f.svc.SetStatus(t.Context(), nil, suspended.Reference, "SUSPENDED", "test"); err != nil {
+	if _, err := f.svc.SetStatus(t.Context(), seald.Operator(), suspended.Reference, "SUSPENDED", "test"); err != nil {
 		t.Fatal(err)
 	}
 	private := f.seal(f.private, `{"secret":"x"}`)

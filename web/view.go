@@ -114,7 +114,7 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 		v.TokenID = strconv.FormatUint(r.TokenID, 10)
 		v.TxHash, v.BlockNumber = r.TxHash, r.BlockNumber
 		v.ProofLink = "/v/" + id + "/proof.json"
-		v.TrustURL = strings.TrimRight(p.Service.PublicURL, "/") + "/.well-known/seald-trust.json"
+		v.TrustURL = p.Service.TrustRootURL()
 		if explorer != "" && v.RevokeTx != "" {
 			v.RevokeTxLink = explorer + "/tx/" + v.RevokeTx
 		}

@@ -236,7 +236,7 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 	}
 	defer closeFn()
 	if sub == "erase" {
-		r, erased, err := svc.Erase(ctx, nil, ref, *reason)
+		r, erased, err := svc.Erase(ctx, seald.Operator(), ref, *reason)
 		if err != nil {
 			return fmt.Errorf("record %s: %s", ref, seald.ErrorMessage(err))
 		}
@@ -249,7 +249,7 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		return nil
 	}
 	if sub == "history" {
-		r, trail, err := svc.History(ctx, nil, ref)
+		r, trail, err := svc.History(ctx, seald.Operator(), ref)
 		if err != nil {
 			return fmt.Errorf("record %s: %s", ref, seald.ErrorMessage(err))
 		}
@@ -264,7 +264,7 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		}
 		return w.Flush()
 	}
-	r, err := svc.SetStatus(ctx, nil, ref, status, *reason)
+	r, err := svc.SetStatus(ctx, seald.Operator(), ref, status, *reason)
 	if err != nil {
 		return err
 	}
@@ -355,7 +355,7 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 		return err
 	}
 	defer closeFn()
-	b, p, err := svc.UpdateTenant(ctx, nil, u)
+	b, p, err := svc.UpdateTenant(ctx, seald.Operator(), u)
 	if err != nil {
 		return fmt.Errorf("tenant update: %s", seald.ErrorMessage(err))
 	}

@@ -75,11 +75,11 @@ type Dialect struct {
 	// Code finds the store's code of a driver's error, and a message for it: ECONFLICT for a unique
 	// violation, ENOTFOUND for a missing reference, EUNAVAILABLE for a busy or unreachable database; "" for
 	// any other (EINTERNAL).
-	Code func(err error) (code, message string)
+	Code func(err error) (code seald.Code, message string)
 }
 
-// Wrap gives err the store's error codes. An *seald.Error the store made itself passes through with op
-// added.
+// Wrap gives err the store's error codes. An *seald.Error the store made itself passes through, as a copy
+// with op added when it had none: the one found may be shared, so it is never changed.
 func (d Dialect) Wrap(op string, err error) error {
 	if err == nil {
 		return nil
@@ -87,7 +87,9 @@ func (d Dialect) Wrap(op string, err error) error {
 	var se *seald.Error
 	if errors.As(err, &se) && se.Code != "" {
 		if se.Op == "" {
-			se.Op = op
+			c := *se
+			c.Op = op
+			return &c
 		}
 		return se
 	}

@@ -296,7 +296,7 @@ func TestVerifyReads(t *testing.T) {
 		}
 	})
 	t.Run("a record's status change shows at once", func(t *testing.T) {
-		if _, err := e.other.SetStatus(t.Context(), nil, r.Reference, "SUSPENDED", "test"); err != nil {
+		if _, err := e.other.SetStatus(t.Context(), seald.Operator(), r.Reference, "SUSPENDED", "test"); err != nil {
 			t.Fatal(err)
 		}
 		v, err := e.svc.Verify(t.Context(), c, seald.Lookup{Reference: r.Reference})

@@ -1,0 +1,57 @@
+package seald
+
+// Caller is the party a Service method acts for: a project of a business, authenticated by its two keys
+// (Service.Authenticate), or the operator (Operator). Authority is explicit and fails closed: a nil *Caller
+// is nobody, and every method that changes state, or shows a record's owner-only details, refuses it with
+// EUNAUTHORIZED rather than guessing who it might be. Only the read-only verifications (Service.Verify and
+// the public page) take nil, as an anonymous reader who sees PUBLIC records only.
+type Caller struct {
+	Business *Business
+	Project  *Project
+	KeyID    string // the API key's id, for rate limits and audit
+
+	operator bool // set by Operator only: no literal outside this package can make one
+}
+
+// ActorOperator is the actor the audit trail records for a change made by the operator.
+const ActorOperator = "cli"
+
+// Operator returns the operator's caller: the party of seald's operator commands, who holds the master key
+// and the database and may act on any record of any business. It has no business, project or key, so it
+// cannot seal or keep webhooks (those belong to a project). Nothing on the HTTP side makes one: an API
+// request is a project's caller or nobody.
+func Operator() *Caller { return &Caller{operator: true} }
+
+// IsOperator reports whether c is the operator's caller (Operator).
+func (c *Caller) IsOperator() bool { return c != nil && c.operator }
+
+// owns reports whether c is a project's caller of the given business.
+func (c *Caller) owns(businessID string) bool {
+	return c != nil && !c.operator && c.Business != nil && c.Business.BusinessID == businessID
+}
+
+// actor is what the audit trail records as the author of c's changes: the API key, or ActorOperator.
+func (c *Caller) actor() string {
+	if c.IsOperator() {
+		return ActorOperator
+	}
+	return c.KeyID
+}
+
+// ErrNoCaller is the answer to a call that names nobody (a nil *Caller): a route that forgot authentication
+// gets a 401, not the rights of whoever a missing caller once meant.
+var ErrNoCaller = Errorf(EUNAUTHORIZED, "this operation needs a caller: send the Ocp-Apim-Subscription-Key and Api-Key headers")
+
+func errNoCaller() error { return ErrNoCaller }
+
+// projectCaller checks that c is a project's caller, for the operations that belong to a project (sealing,
+// webhooks): nobody is EUNAUTHORIZED, and so is the operator, who has no project.
+func projectCaller(c *Caller) error {
+	switch {
+	case c == nil:
+		return errNoCaller()
+	case c.operator || c.Project == nil || c.Business == nil:
+		return Errorf(EUNAUTHORIZED, "this operation belongs to a project: call it with the project's keys")
+	}
+	return nil
+}

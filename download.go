@@ -1,0 +1,54 @@
+package seald
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrWrongPassword is the EUNAUTHORIZED answer of a download whose password is missing or wrong.
+var ErrWrongPassword = Errorf(EUNAUTHORIZED, "the X-Data-Password header is missing or does not match the record's password")
+
+// Download returns the original canonical data of a record to its owner (or the operator), read back from
+// IPFS and decrypted; a nil caller is EUNAUTHORIZED.
+func (s *Service) Download(ctx context.Context, c *Caller, reference, password string) ([]byte, error) {
+	r, err := s.owned(ctx, c, reference)
+	if err != nil {
+		return nil, err
+	}
+	if r.Erased() {
+		return nil, Errorf(EGONE, "the data of record %s was erased on %s; its proof still verifies", reference,
+			r.ErasedAt.Format(time.RFC3339))
+	}
+	if !r.Downloadable {
+		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
+	}
+	if r.HasPassword {
+		if ok, err := s.Secrets.CheckPassword(ctx, r.PasswordHash, password); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, ErrWrongPassword
+		}
+	}
+	if r.CID == "" {
+		// Not in IPFS yet: the payload is still in the store.
+		if b, err := s.Store.Payload(ctx, reference); err == nil {
+			if !SealedPayload(b) {
+				return b, nil
+			}
+			return s.Secrets.OpenDetached(reference, r.DataKey, b)
+		}
+		return nil, Errorf(ENOTFOUND, "the data of record %s is not stored yet", reference)
+	}
+	if s.Blobs == nil {
+		return nil, Errorf(EUNAVAILABLE, "IPFS is not configured")
+	}
+	env, err := s.Blobs.Get(ctx, r.CID)
+	if err != nil {
+		if ErrorCode(err) == ENOTFOUND {
+			return nil, &Error{Code: EINTERNAL, Op: "Download", Err: errors.New("stored envelope missing from IPFS")}
+		}
+		return nil, &Error{Code: EUNAVAILABLE, Message: "IPFS is not answering; try again later", Err: err}
+	}
+	return s.Secrets.OpenDetached(reference, r.DataKey, env)
+}
