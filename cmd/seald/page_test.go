@@ -271,8 +271,19 @@ func TestVerificationPageInBrowser(t *testing.T) {
 	t.Run("active", func(t *testing.T) {
 		tb := newTab(t, browser, false)
 		tb.open(in.URL+"/v/"+activeRef, shots, "active")
-		if got := tb.text("#verdict-title"); got != "Genuine: this record is active" {
+		// The embedded chain is a development chain: no "Genuine", only what was checked and why it proves
+		// nothing to others; the names are marked as the business's own words.
+		if got := tb.text("#verdict-title"); got != "Development record: checked here only, not proven" {
 			t.Errorf("verdict %q", got)
+		}
+		if got := tb.text("#proves"); !strings.HasPrefix(got, "What was checked") || !strings.Contains(got, "it proves nothing to anyone else") {
+			t.Errorf("what was checked: %q", got)
+		}
+		if got := tb.text("#self-declared"); !strings.Contains(got, "self-declared") {
+			t.Errorf("self-declared note: %q", got)
+		}
+		if got := tb.text("footer"); !strings.Contains(got, "development chain of its own") || strings.Contains(got, "links on this page") {
+			t.Errorf("footer: %q", got)
 		}
 		if got := tb.text(".business"); got != hostileName {
 			t.Errorf("business name shown as %q, want the literal text", got)
@@ -379,6 +390,16 @@ func TestVerificationPageInBrowser(t *testing.T) {
 		if got := tb.text("#verdict-title"); got != "No sealed record found" {
 			t.Errorf("malformed: %q", got)
 		}
+		// No check mark anywhere (the brand's icon was one), and a footer that speaks of no links.
+		if n, err := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`document.querySelectorAll('img').length`)); err != nil || n != 0 {
+			t.Errorf("not-found page shows %d images (%v)", n, err)
+		}
+		if got := tb.text("body"); strings.Contains(got, "✓") {
+			t.Error("not-found page shows a check mark")
+		}
+		if got := tb.text("footer"); strings.Contains(got, "links on this page") || !strings.Contains(got, "holds no record under this link") {
+			t.Errorf("not-found footer: %q", got)
+		}
 		tb.quiet()
 	})
 
@@ -407,8 +428,30 @@ func TestVerificationPageInBrowser(t *testing.T) {
 		}
 		tb := newTab(t, browser, false)
 		tb.open(in.URL+"/v/"+ovi, shots, "ovi")
-		if got := tb.text("#verdict-title"); got != "Genuine: this record is active" {
+		if got := tb.text("#verdict-title"); got != "Development record: checked here only, not proven" {
 			t.Errorf("verdict %q", got)
+		}
+		tb.quiet()
+	})
+
+	t.Run("erased", func(t *testing.T) {
+		ref, _ := in.sealAs(ao, `{"invoice":"INV-10"}`)
+		in.waitOwned(ao, ref, "COMPLETED")
+		if r := in.call("POST", "/authentication/erase", ao.sub, ao.api, "application/json",
+			map[string]string{"reference": ref, "reason": "page test"}); r.Status != 200 {
+			t.Fatalf("erase: %d %s", r.Status, r.Raw)
+		}
+		tb := newTab(t, browser, false)
+		tb.open(in.URL+"/v/"+ref, shots, "erased")
+		if got := tb.text("#erased"); !strings.HasPrefix(got, "The data was erased") {
+			t.Errorf("erased notice %q", got)
+		}
+		body := tb.text("body")
+		if strings.Contains(body, "only its owner can read it") {
+			t.Error("an erased record's page still offers its encrypted copy")
+		}
+		if n, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`document.querySelectorAll('a[href*="/ipfs/"]').length`)); n != 0 {
+			t.Error("an erased record's page links its CID, which answers 410")
 		}
 		tb.quiet()
 	})
@@ -416,7 +459,7 @@ func TestVerificationPageInBrowser(t *testing.T) {
 	t.Run("javascript off", func(t *testing.T) {
 		tb := newTab(t, browser, true)
 		tb.open(in.URL+"/v/"+activeRef, shots, "active-nojs")
-		if got := tb.text("#verdict-title"); got != "Genuine: this record is active" {
+		if got := tb.text("#verdict-title"); got != "Development record: checked here only, not proven" {
 			t.Errorf("verdict without JavaScript %q", got)
 		}
 	})
