@@ -75,7 +75,7 @@ type errorView struct {
 // verdicts are the plain words and colour class of each status.
 var verdicts = map[seald.Status]struct{ class, headline, explain string }{
 	seald.StatusActive: {"active", "Genuine: this record is active",
-		"This record was sealed by seald and its owner still stands by it."},
+		"This record was sealed through this service, and its owner has not withdrawn it."},
 	seald.StatusSuspended: {"suspended", "Suspended: do not rely on this record for now",
 		"This record was sealed, but its owner has put it on hold. It may become active again, or be revoked."},
 	seald.StatusRevoked: {"revoked", "Revoked: this record is no longer valid",
@@ -147,7 +147,7 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 	return v
 }
 
-// developmentVerdict replaces "Genuine" on a development chain: the service's own chain can be rewritten by
+// developmentHeadline replaces "Genuine" on a development chain: the service's own chain can be rewritten by
 // whoever runs it, so an anchor there is evidence for nobody else, and the page must not read as if it were.
 const developmentHeadline = "Development record: checked here only, not proven"
 
