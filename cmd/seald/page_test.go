@@ -87,6 +87,7 @@ type tab struct {
 	mu         sync.Mutex
 	dialogs    []string
 	exceptions []string
+	scriptOff  bool // the page runs with JavaScript disabled
 }
 
 func newTab(t *testing.T, browser context.Context, scriptOff bool) *tab {
@@ -94,7 +95,7 @@ func newTab(t *testing.T, browser context.Context, scriptOff bool) *tab {
 	ctx, cancel := chromedp.NewContext(browser)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
-	tb := &tab{t: t, ctx: ctx}
+	tb := &tab{t: t, ctx: ctx, scriptOff: scriptOff}
 	opened := make(chan struct{}, 8)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
@@ -157,12 +158,54 @@ func (tb *tab) open(url, shots, name string) {
 	tb.do(chromedp.EmulateViewport(375, 812, chromedp.EmulateMobile, chromedp.EmulatePortrait),
 		chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("footer")))
 	tb.screenshot(shots, name+"-375.png")
+	tb.accessible(name + " at 375 px")
 	if wide, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > 375`)); err == nil && wide {
 		tb.t.Errorf("%s: the page is wider than a 375 px phone", name)
 	}
 	tb.do(chromedp.EmulateViewport(1280, 900))
 	tb.screenshot(shots, name+"-1280.png")
+	tb.accessible(name + " at 1280 px")
 	tb.do(chromedp.EmulateViewport(375, 812, chromedp.EmulateMobile, chromedp.EmulatePortrait))
+}
+
+// axeSource is axe-core's script, from tools/axe (pinned by its package-lock.json; scripts/test.sh runs
+// npm ci there).
+var axeSource = sync.OnceValues(func() ([]byte, error) {
+	return os.ReadFile("../../tools/axe/node_modules/axe-core/axe.min.js")
+})
+
+// accessible runs axe-core on the page as it is now and fails on any serious or critical violation.
+func (tb *tab) accessible(name string) {
+	tb.t.Helper()
+	src, err := axeSource()
+	if err != nil {
+		tb.t.Fatalf("axe-core: %v (run npm ci --no-audit --no-fund in tools/axe)", err)
+	}
+	if tb.scriptOff {
+		// axe-core is a script: let it run on the page as loaded without JavaScript, then turn scripts off
+		// again. The page's own script was not run at load, so what axe-core sees is the page without it.
+		setScripts := func(off bool) {
+			if _, err := chromedp.Call(tb.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off}); err != nil {
+				tb.t.Fatal(err)
+			}
+		}
+		setScripts(false)
+		defer setScripts(true)
+	}
+	if _, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`typeof axe === 'undefined' ? (0, eval)(`+
+		strconv.Quote(string(src))+`) === undefined || true : true`)); err != nil {
+		tb.t.Fatalf("inject axe-core: %v", err)
+	}
+	const run = `axe.run(document, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations
+		.filter(v => v.impact === 'serious' || v.impact === 'critical')
+		.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))))`
+	out, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](run, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("axe-core on %s: %v", name, err)
+	}
+	if out != "[]" {
+		tb.t.Errorf("axe-core: serious or critical accessibility violations on %s: %s", name, out)
+	}
 }
 
 func (tb *tab) screenshot(dir, name string) {
