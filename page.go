@@ -27,6 +27,7 @@ type PublicRecord struct {
 	RevokeTx       string    // the revocation's transaction, once included
 	RevokedAt      time.Time // when its inclusion was seen
 	CreatedAt      time.Time
+	ErasedAt       time.Time // when the record's data was erased; zero while it is kept
 	Business       *Business
 	Project        *Project
 }
@@ -50,7 +51,7 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 	pr := &PublicRecord{
 		Status: r.Status, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		Chain: s.Chains[r.Network], TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
-		Business: v.Business, Project: v.Project,
+		ErasedAt: r.ErasedAt, Business: v.Business, Project: v.Project,
 	}
 	if r.TokenID != 0 && r.BatchID != 0 {
 		b, err := s.Store.Batch(ctx, r.BatchID)

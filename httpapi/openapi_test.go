@@ -14,10 +14,10 @@ import (
 	"seald.dev/seald/internal/openapicheck"
 )
 
-// othersRoutes are served beside the API but are not its operations: the Prometheus text of /metrics, the
-// HTML verification page with its assets and public proof files (/v/), and the tokens' ERC-721 metadata
-// documents (/tokens/), all described in docs/api.md. They are left out of the document.
-var othersRoutes = []string{"GET /metrics", "GET /v/", "GET /assets/", "GET /tokens/"}
+// othersRoutes are served beside the API but are not its operations: the Prometheus text of /metrics and the
+// HTML verification page with its assets (/v/), described in docs/api.md. They are left out of the document.
+// The page's JSON documents (proof bundles, token metadata) are operations like any other.
+var othersRoutes = []string{"GET /metrics", "GET /v/", "GET /assets/"}
 
 func TestOpenAPIServedAndValid(t *testing.T) {
 	h := (&Server{}).Handler()
@@ -103,7 +103,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		}
 	}
 	// Each documented operation answers through the real mux (not the catch-all 404), keys or not.
-	h := (&Server{Service: nil}).routes()
+	h := (&Server{Service: nil, Page: http.NotFoundHandler()}).routes()
 	for _, op := range ops {
 		if op.Path == "/ipfs/{cid}" {
 			continue // mounted only when a gateway is configured

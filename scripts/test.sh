@@ -21,6 +21,10 @@ eval "$(scripts/peers.sh)"
 if [ ! -d tools/verify-bundle/node_modules/ethers ]; then
   (cd tools/verify-bundle && npm ci --no-audit --no-fund --silent)
 fi
+# axe-core, which the browser tests run on every state of the verification page; pinned the same way.
+if [ ! -d tools/axe/node_modules/axe-core ]; then
+  (cd tools/axe && npm ci --no-audit --no-fund --silent)
+fi
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then

@@ -65,6 +65,9 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		mux.HandleFunc("GET /v/{id}", p.record)
 		mux.HandleFunc("GET /v/{id}/proof.json", p.proof)
 		mux.HandleFunc("GET /tokens/{network}/{id}", p.token)
+		mux.HandleFunc("GET /tokens/", func(w http.ResponseWriter, r *http.Request) {
+			p.failJSON(w, r, seald.Errorf(seald.ENOTFOUND, "no token at %s: the path is /tokens/{network}/{token_id}", r.URL.Path))
+		})
 		mux.HandleFunc("GET /v/{id}/qr.png", p.qr(qrPNG, "image/png"))
 		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
 		mux.HandleFunc("GET /assets/{name}", serveAsset)
@@ -99,17 +102,18 @@ func (p *Page) record(w http.ResponseWriter, r *http.Request) {
 }
 
 // proof serves the proof bundle of a PUBLIC anchored record to anyone, as a file `seald proof verify` and
-// any independent verifier read; a PRIVATE, unknown or not yet anchored record is the page's 404.
+// any independent verifier read; a PRIVATE, unknown or not yet anchored record is a JSON 404, since the
+// reader of this path is a program, not a person.
 func (p *Page) proof(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	pr, err := p.Service.PublicProof(r.Context(), id)
 	if err != nil {
-		p.fail(w, r, err)
+		p.failJSON(w, r, err)
 		return
 	}
 	b, err := json.MarshalIndent(pr, "", "  ")
 	if err != nil {
-		p.fail(w, r, err)
+		p.failJSON(w, r, err)
 		return
 	}
 	h := w.Header()
@@ -123,12 +127,12 @@ func (p *Page) proof(w http.ResponseWriter, r *http.Request) {
 func (p *Page) token(w http.ResponseWriter, r *http.Request) {
 	m, err := p.Service.TokenMetadata(r.Context(), r.PathValue("network"), r.PathValue("id"))
 	if err != nil {
-		p.fail(w, r, err)
+		p.failJSON(w, r, err)
 		return
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		p.fail(w, r, err)
+		p.failJSON(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -161,6 +165,35 @@ func (p *Page) fail(w http.ResponseWriter, r *http.Request, err error) {
 		p.render(w, http.StatusInternalServerError, errorPage, errorView{Title: "Something went wrong",
 			Message: "The record could not be read because of a fault on our side. Please try again later."})
 	}
+}
+
+// jsonErrorBody is the API's plain envelope ({"success", "data", "error"}), which the JSON paths served here
+// (proof bundles, token metadata) answer on failure, so that a program reading them never gets HTML.
+type jsonErrorBody struct {
+	Success bool    `json:"success"`
+	Data    any     `json:"data"`
+	Error   *string `json:"error"`
+}
+
+// failJSON answers an error of a JSON path in the plain envelope: 404 for anything that names no public
+// document, 503 while the store is unreachable, 500 with a generic message (the detail goes to the log).
+func (p *Page) failJSON(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := http.StatusInternalServerError, "internal error"
+	switch seald.ErrorCode(err) {
+	case seald.ENOTFOUND:
+		status, msg = http.StatusNotFound, seald.ErrorMessage(err)
+	case seald.EUNAVAILABLE:
+		status, msg = http.StatusServiceUnavailable, seald.ErrorMessage(err)
+		w.Header().Set("Retry-After", "1")
+	default:
+		p.logger().ErrorContext(r.Context(), "verification page", "path", r.URL.Path, "err", err)
+	}
+	b, _ := json.Marshal(jsonErrorBody{Data: nil, Error: &msg})
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
 }
 
 func (p *Page) notFound(w http.ResponseWriter, _ *http.Request) {

@@ -59,6 +59,7 @@ func newFixture(t testing.TB) *fixture {
 	mux := http.NewServeMux()
 	mux.Handle("GET /v/", page)
 	mux.Handle("GET /assets/", page)
+	mux.Handle("GET /tokens/", page)
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(f.srv.Close)
 	return f

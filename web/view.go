@@ -53,7 +53,17 @@ type recordView struct {
 	RevokedOnChain bool
 
 	CID         string // empty until stored
-	GatewayLink string
+	GatewayLink string // empty once erased: the gateway answers 410 for the CID
+
+	// What the proof shows and what it does not, in plain words (issue 32): filled for a PUBLIC record.
+	Issuer     string // the issuer's origin: the trust root's issuer, the service's public URL
+	Anchored   string // "This exact data existed no later than ..." once anchored
+	Revocation string // whether the issuer has withdrawn it
+	Checked    []string
+
+	Erased      bool // the record's data was erased; its hash and anchor remain
+	ErasedAt    string
+	ErasedAtISO string
 }
 
 // errorView is a page without a record.
@@ -65,7 +75,7 @@ type errorView struct {
 // verdicts are the plain words and colour class of each status.
 var verdicts = map[seald.Status]struct{ class, headline, explain string }{
 	seald.StatusActive: {"active", "Genuine: this record is active",
-		"This record was sealed by seald and its owner still stands by it."},
+		"This record was sealed through this service, and its owner has not withdrawn it."},
 	seald.StatusSuspended: {"suspended", "Suspended: do not rely on this record for now",
 		"This record was sealed, but its owner has put it on hold. It may become active again, or be revoked."},
 	seald.StatusRevoked: {"revoked", "Revoked: this record is no longer valid",
@@ -81,6 +91,7 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 		verdict.class, verdict.headline = "unknown", "Status "+string(r.Status)
 	}
 	v.Class, v.Headline, v.Explain = verdict.class, verdict.headline, verdict.explain
+	v.Issuer = strings.TrimSuffix(p.Service.TrustRootURL(), "/.well-known/seald-trust.json")
 	if r.Private {
 		v.Title = "Private sealed record: " + string(r.Status)
 		return v
@@ -125,8 +136,54 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 			}
 		}
 	}
-	if r.CID != "" {
+	p.explainProof(&v, r)
+	if !r.ErasedAt.IsZero() {
+		t := r.ErasedAt.UTC()
+		v.Erased, v.ErasedAt, v.ErasedAtISO = true, t.Format("2 January 2006, 15:04:05 UTC"), t.Format(time.RFC3339)
+	}
+	if r.CID != "" && !v.Erased {
 		v.GatewayLink = strings.TrimRight(p.GatewayURL, "/") + "/ipfs/" + r.CID
 	}
 	return v
+}
+
+// developmentHeadline replaces "Genuine" on a development chain: the service's own chain can be rewritten by
+// whoever runs it, so an anchor there is evidence for nobody else, and the page must not read as if it were.
+const developmentHeadline = "Development record: checked here only, not proven"
+
+// explainProof words what the record's proof shows and what it does not: the anchor (data, block, chain,
+// issuer), the issuer's revocation, and on a development chain why none of it proves anything to others.
+func (p *Page) explainProof(v *recordView, r *seald.PublicRecord) {
+	if v.TokenID != "" {
+		v.Anchored = "This exact data (the fingerprint above) existed no later than the time of block " +
+			strconv.FormatUint(v.BlockNumber, 10) + " on " + v.ChainName + ", where the issuer at " + v.Issuer +
+			" anchored it."
+	}
+	switch {
+	case r.Status == seald.StatusRevoked && r.RevokedOnChain:
+		v.Revocation = "The issuer has revoked it, and the revocation is recorded on the chain."
+	case r.Status == seald.StatusRevoked:
+		v.Revocation = "The issuer has revoked it; the revocation is being recorded on the chain."
+	case r.Status == seald.StatusSuspended:
+		v.Revocation = "The issuer has suspended it. A suspension is kept by this service only, not on the chain."
+	case r.Status == seald.StatusActive && v.TokenID != "":
+		v.Revocation = "The issuer has not revoked it: the chain holds no revocation, and this service lists it as active."
+	case r.Status == seald.StatusActive:
+		v.Revocation = "The issuer has not revoked it."
+	}
+	if !v.Development {
+		return
+	}
+	if r.Status == seald.StatusActive {
+		v.Class, v.Headline = "development", developmentHeadline
+		v.Title = developmentHeadline
+		v.Explain = "This service runs on a development chain of its own. It found the record, active, with its " +
+			"fingerprint anchored on that chain; but whoever runs the service can rewrite its own chain, so this " +
+			"proves nothing to anyone else. Do not treat the document as verified."
+	}
+	v.Checked = []string{
+		"The record exists in this service under this link, with the status shown.",
+		"Its fingerprint is anchored on " + v.ChainName + ", a chain that runs on the service's own machine.",
+		"A chain only its operator writes to is no independent witness: it proves nothing to anyone else.",
+	}
 }

@@ -209,7 +209,15 @@ func printVerification(w io.Writer, v *client.Verification) {
 		chain += " on " + v.Blockchain.ChainName
 	}
 	row("chain", chain)
-	row("ipfs", v.IPFS.CID)
+	if v.ErasedTime != "" {
+		// The data is gone, the anchor is not: say both, so nobody goes looking for the copy.
+		row("erased", erasedNote(v.ErasedTime))
+		if v.IPFS.CID != "" {
+			row("ipfs", v.IPFS.CID+" (erased: no longer served)")
+		}
+	} else {
+		row("ipfs", v.IPFS.CID)
+	}
 	var flags []string
 	for _, f := range []struct {
 		on   bool
@@ -283,6 +291,9 @@ func statusLine(s *client.StatusRecord) string {
 	if s.ErrorMessage != nil {
 		line += fmt.Sprintf("  error %s: %s", s.ErrorType, *s.ErrorMessage)
 	}
+	if s.ErasedTime != "" {
+		line += "  data erased " + s.ErasedTime
+	}
 	return line
 }
 
@@ -294,9 +305,17 @@ func printStatus(w io.Writer, s *client.StatusRecord) {
 	}
 	for _, r := range [][2]string{{"state", s.State}, {"status", s.Status}, {"error", errText}, {"hash", s.Hash},
 		{"network", s.BlockchainNetwork}, {"token", s.TokenID}, {"cid", s.CID}, {"created", s.CreatedTime},
-		{"updated", s.UpdatedTime}} {
+		{"updated", s.UpdatedTime}, {"erased", erasedNote(s.ErasedTime)}} {
 		if r[1] != "" {
 			fmt.Fprintf(w, "  %-8s %s\n", r[0], r[1])
 		}
 	}
+}
+
+// erasedNote words an erased_time for a person; "" (not erased) stays "", so the row is left out.
+func erasedNote(t string) string {
+	if t == "" {
+		return ""
+	}
+	return t + " (the data and its stored copy were deleted; the hash and its proof still verify)"
 }

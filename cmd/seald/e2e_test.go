@@ -142,6 +142,21 @@ func TestEndToEnd(t *testing.T) {
 		if p == nil || str(p, "hash") != wantHash || str(p, "token_id") != token || str(p, "root") == "" || str(p, "signature") == "" {
 			t.Fatalf("proof: %s", r.Raw)
 		}
+		// The same bundle for anyone, from the page's link; what names none is a JSON 404 in the plain envelope.
+		if r := in.call("GET", "/v/"+ref+"/proof.json", "", "", "", nil); r.Status != 200 || str(r.Body, "hash") != wantHash || str(r.Body, "token_id") != token {
+			t.Errorf("public proof: %d %s", r.Status, r.Raw)
+		}
+		if r := in.call("GET", "/v/D-00000000-0000-4000-8000-000000000000/proof.json", "", "", "", nil); r.Status != 404 ||
+			r.Body["success"] != false || !strings.Contains(str(r.Body, "error"), "no sealed record") {
+			t.Errorf("public proof of no record: %d %s", r.Status, r.Raw)
+		}
+		if r := in.call("GET", "/tokens/POLYGON/"+token, "", "", "", nil); r.Status != 200 || str(r.Body, "external_url") != in.URL+"/v/"+ref {
+			t.Errorf("token metadata: %d %s", r.Status, r.Raw)
+		}
+		if r := in.call("GET", "/tokens/POLYGON/999999", "", "", "", nil); r.Status != 404 ||
+			r.Body["success"] != false || !strings.Contains(str(r.Body, "error"), "no token 999999") {
+			t.Errorf("token metadata of no token: %d %s", r.Status, r.Raw)
+		}
 	})
 
 	t.Run("gateway serves the envelope", func(t *testing.T) {

@@ -119,6 +119,19 @@ func TestErasure(t *testing.T) {
 	}
 	erasedTime := checkErased(t, in, ref, hash, cid, data)
 
+	// `seald status` and `seald verify` say so too, and the public page (issue 32).
+	for _, args := range [][]string{{"status", ref}, {"verify", "--reference", ref}} {
+		var out, errb strings.Builder
+		err := run(t.Context(), append(args, "--url", in.URL, "--data-dir", dir), func(string) string { return "" }, &out, &errb)
+		if err != nil || !strings.Contains(out.String(), "erased") || !strings.Contains(out.String(), erasedTime+" (the data and its stored copy were deleted") {
+			t.Errorf("seald %s after erasure: %v\n%s%s", args[0], err, out.String(), errb.String())
+		}
+	}
+	if code, page := fetch(t, in.URL+"/v/"+ref); code != 200 || !strings.Contains(string(page), "The data was erased") ||
+		strings.Contains(string(page), "only its owner can read it") || strings.Contains(string(page), "/ipfs/"+cid+`"`) {
+		t.Errorf("page of the erased record: %d\n%s", code, page)
+	}
+
 	again := in.post("/authentication/erase", map[string]any{"reference": ref, "reason": "again"})
 	if again.Status != 200 || str(again.Body, "data.erased_time") != erasedTime || !strings.Contains(str(again.Body, "data.msg"), "already") {
 		t.Errorf("second erasure: %d %s, want 200 with the first erasure's time", again.Status, again.Raw)

@@ -87,6 +87,7 @@ type tab struct {
 	mu         sync.Mutex
 	dialogs    []string
 	exceptions []string
+	scriptOff  bool // the page runs with JavaScript disabled
 }
 
 func newTab(t *testing.T, browser context.Context, scriptOff bool) *tab {
@@ -94,7 +95,7 @@ func newTab(t *testing.T, browser context.Context, scriptOff bool) *tab {
 	ctx, cancel := chromedp.NewContext(browser)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
-	tb := &tab{t: t, ctx: ctx}
+	tb := &tab{t: t, ctx: ctx, scriptOff: scriptOff}
 	opened := make(chan struct{}, 8)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
@@ -157,12 +158,54 @@ func (tb *tab) open(url, shots, name string) {
 	tb.do(chromedp.EmulateViewport(375, 812, chromedp.EmulateMobile, chromedp.EmulatePortrait),
 		chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("footer")))
 	tb.screenshot(shots, name+"-375.png")
+	tb.accessible(name + " at 375 px")
 	if wide, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > 375`)); err == nil && wide {
 		tb.t.Errorf("%s: the page is wider than a 375 px phone", name)
 	}
 	tb.do(chromedp.EmulateViewport(1280, 900))
 	tb.screenshot(shots, name+"-1280.png")
+	tb.accessible(name + " at 1280 px")
 	tb.do(chromedp.EmulateViewport(375, 812, chromedp.EmulateMobile, chromedp.EmulatePortrait))
+}
+
+// axeSource is axe-core's script, from tools/axe (pinned by its package-lock.json; scripts/test.sh runs
+// npm ci there).
+var axeSource = sync.OnceValues(func() ([]byte, error) {
+	return os.ReadFile("../../tools/axe/node_modules/axe-core/axe.min.js")
+})
+
+// accessible runs axe-core on the page as it is now and fails on any serious or critical violation.
+func (tb *tab) accessible(name string) {
+	tb.t.Helper()
+	src, err := axeSource()
+	if err != nil {
+		tb.t.Fatalf("axe-core: %v (run npm ci --no-audit --no-fund in tools/axe)", err)
+	}
+	if tb.scriptOff {
+		// axe-core is a script: let it run on the page as loaded without JavaScript, then turn scripts off
+		// again. The page's own script was not run at load, so what axe-core sees is the page without it.
+		setScripts := func(off bool) {
+			if _, err := chromedp.Call(tb.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off}); err != nil {
+				tb.t.Fatal(err)
+			}
+		}
+		setScripts(false)
+		defer setScripts(true)
+	}
+	if _, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`typeof axe === 'undefined' ? (0, eval)(`+
+		strconv.Quote(string(src))+`) === undefined || true : true`)); err != nil {
+		tb.t.Fatalf("inject axe-core: %v", err)
+	}
+	const run = `axe.run(document, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations
+		.filter(v => v.impact === 'serious' || v.impact === 'critical')
+		.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(' '))}))))`
+	out, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](run, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("axe-core on %s: %v", name, err)
+	}
+	if out != "[]" {
+		tb.t.Errorf("axe-core: serious or critical accessibility violations on %s: %s", name, out)
+	}
 }
 
 func (tb *tab) screenshot(dir, name string) {
@@ -271,8 +314,19 @@ func TestVerificationPageInBrowser(t *testing.T) {
 	t.Run("active", func(t *testing.T) {
 		tb := newTab(t, browser, false)
 		tb.open(in.URL+"/v/"+activeRef, shots, "active")
-		if got := tb.text("#verdict-title"); got != "Genuine: this record is active" {
+		// The embedded chain is a development chain: no "Genuine", only what was checked and why it proves
+		// nothing to others; the names are marked as the business's own words.
+		if got := tb.text("#verdict-title"); got != "Development record: checked here only, not proven" {
 			t.Errorf("verdict %q", got)
+		}
+		if got := tb.text("#proves"); !strings.HasPrefix(got, "What was checked") || !strings.Contains(got, "it proves nothing to anyone else") {
+			t.Errorf("what was checked: %q", got)
+		}
+		if got := tb.text("#self-declared"); !strings.Contains(got, "self-declared") {
+			t.Errorf("self-declared note: %q", got)
+		}
+		if got := tb.text("footer"); !strings.Contains(got, "development chain of its own") || strings.Contains(got, "links on this page") {
+			t.Errorf("footer: %q", got)
 		}
 		if got := tb.text(".business"); got != hostileName {
 			t.Errorf("business name shown as %q, want the literal text", got)
@@ -379,6 +433,16 @@ func TestVerificationPageInBrowser(t *testing.T) {
 		if got := tb.text("#verdict-title"); got != "No sealed record found" {
 			t.Errorf("malformed: %q", got)
 		}
+		// No check mark anywhere (the brand's icon was one), and a footer that speaks of no links.
+		if n, err := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`document.querySelectorAll('img').length`)); err != nil || n != 0 {
+			t.Errorf("not-found page shows %d images (%v)", n, err)
+		}
+		if got := tb.text("body"); strings.Contains(got, "✓") {
+			t.Error("not-found page shows a check mark")
+		}
+		if got := tb.text("footer"); strings.Contains(got, "links on this page") || !strings.Contains(got, "holds no record under this link") {
+			t.Errorf("not-found footer: %q", got)
+		}
 		tb.quiet()
 	})
 
@@ -407,8 +471,30 @@ func TestVerificationPageInBrowser(t *testing.T) {
 		}
 		tb := newTab(t, browser, false)
 		tb.open(in.URL+"/v/"+ovi, shots, "ovi")
-		if got := tb.text("#verdict-title"); got != "Genuine: this record is active" {
+		if got := tb.text("#verdict-title"); got != "Development record: checked here only, not proven" {
 			t.Errorf("verdict %q", got)
+		}
+		tb.quiet()
+	})
+
+	t.Run("erased", func(t *testing.T) {
+		ref, _ := in.sealAs(ao, `{"invoice":"INV-10"}`)
+		in.waitOwned(ao, ref, "COMPLETED")
+		if r := in.call("POST", "/authentication/erase", ao.sub, ao.api, "application/json",
+			map[string]string{"reference": ref, "reason": "page test"}); r.Status != 200 {
+			t.Fatalf("erase: %d %s", r.Status, r.Raw)
+		}
+		tb := newTab(t, browser, false)
+		tb.open(in.URL+"/v/"+ref, shots, "erased")
+		if got := tb.text("#erased"); !strings.HasPrefix(got, "The data was erased") {
+			t.Errorf("erased notice %q", got)
+		}
+		body := tb.text("body")
+		if strings.Contains(body, "only its owner can read it") {
+			t.Error("an erased record's page still offers its encrypted copy")
+		}
+		if n, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`document.querySelectorAll('a[href*="/ipfs/"]').length`)); n != 0 {
+			t.Error("an erased record's page links its CID, which answers 410")
 		}
 		tb.quiet()
 	})
@@ -416,7 +502,7 @@ func TestVerificationPageInBrowser(t *testing.T) {
 	t.Run("javascript off", func(t *testing.T) {
 		tb := newTab(t, browser, true)
 		tb.open(in.URL+"/v/"+activeRef, shots, "active-nojs")
-		if got := tb.text("#verdict-title"); got != "Genuine: this record is active" {
+		if got := tb.text("#verdict-title"); got != "Development record: checked here only, not proven" {
 			t.Errorf("verdict without JavaScript %q", got)
 		}
 	})

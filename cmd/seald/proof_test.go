@@ -336,12 +336,34 @@ func TestPrivateRecordHasNoPublicProof(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if code, body := fetch(t, in.URL+"/v/"+ref+"/proof.json"); code != 404 {
-		t.Errorf("a PRIVATE record's public proof: %d %s", code, body)
+	// A PRIVATE record's answer is the unknown record's, word for word: a JSON 404, never the HTML page.
+	priv404 := jsonNotFound(t, in.URL+"/v/"+ref+"/proof.json")
+	unknown404 := jsonNotFound(t, in.URL+"/v/D-00000000-0000-4000-8000-000000000000/proof.json")
+	if priv404 != unknown404 {
+		t.Errorf("a PRIVATE record's public proof %q differs from an unknown record's %q", priv404, unknown404)
 	}
-	if code, _ := fetch(t, in.URL+"/v/D-00000000-0000-4000-8000-000000000000/proof.json"); code != 404 {
-		t.Errorf("an unknown record's public proof: %d", code)
+}
+
+// jsonNotFound fetches url, requires a 404 in the plain JSON envelope, and returns its error message.
+func jsonNotFound(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer resp.Body.Close()
+	var body struct {
+		Success *bool   `json:"success"`
+		Data    any     `json:"data"`
+		Error   *string `json:"error"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != 404 || resp.Header.Get("Content-Type") != "application/json; charset=utf-8" || err != nil ||
+		body.Success == nil || *body.Success || body.Data != nil || body.Error == nil || *body.Error == "" {
+		t.Errorf("%s: %d %q %v %+v, want a JSON 404 in the plain envelope", url, resp.StatusCode, resp.Header.Get("Content-Type"), err, body)
+		return ""
+	}
+	return *body.Error
 }
 
 // TestDevelopmentChainLabelled: the embedded chain is named a development chain in /readyz, the page and the
@@ -483,8 +505,8 @@ func TestTokenURI(t *testing.T) {
 			t.Errorf("metadata of token %s: %d %s", c.token, code, body)
 		}
 	}
-	if code, _ := fetch(t, in.URL+"/tokens/POLYGON/999999"); code != 404 {
-		t.Errorf("metadata of a token never minted: %d", code)
+	for _, p := range []string{"/tokens/POLYGON/999999", "/tokens/POLYGON/x", "/tokens/BITCOIN/1", "/tokens/POLYGON/1/more"} {
+		jsonNotFound(t, in.URL+p)
 	}
 }
 
