@@ -146,15 +146,10 @@ const statusClientGone = 499
 // fail answers an error as an HTML page. The API's code-to-status table is for JSON clients; a person only
 // needs to tell "no such record" from "try again later".
 func (p *Page) fail(w http.ResponseWriter, r *http.Request, err error) {
-	code := seald.ErrorCode(err)
-	if code != seald.ENOTFOUND && errors.Is(r.Context().Err(), context.Canceled) {
-		// The reader closed the page (or its browser gave up) while the record was being read: nobody sees
-		// this answer and it is not the server's fault, so it is neither a 5xx in the metrics nor an ERROR.
-		p.logger().InfoContext(r.Context(), "client went away", "path", r.URL.Path, "err", err)
-		w.WriteHeader(statusClientGone)
+	if p.clientGone(w, r, err) {
 		return
 	}
-	switch code {
+	switch seald.ErrorCode(err) {
 	case seald.ENOTFOUND:
 		p.notFound(w, r)
 	case seald.EUNAVAILABLE:
@@ -165,6 +160,18 @@ func (p *Page) fail(w http.ResponseWriter, r *http.Request, err error) {
 		p.render(w, http.StatusInternalServerError, errorPage, errorView{Title: "Something went wrong",
 			Message: "The record could not be read because of a fault on our side. Please try again later."})
 	}
+}
+
+// clientGone answers 499 when the reader closed the page (or its browser gave up) while the record was being
+// read: nobody sees that answer and it is not the server's fault, so it is neither a 5xx in the metrics nor
+// an ERROR in the log.
+func (p *Page) clientGone(w http.ResponseWriter, r *http.Request, err error) bool {
+	if seald.ErrorCode(err) == seald.ENOTFOUND || !errors.Is(r.Context().Err(), context.Canceled) {
+		return false
+	}
+	p.logger().InfoContext(r.Context(), "client went away", "path", r.URL.Path, "err", err)
+	w.WriteHeader(statusClientGone)
+	return true
 }
 
 // jsonErrorBody is the API's plain envelope ({"success", "data", "error"}), which the JSON paths served here
@@ -178,6 +185,9 @@ type jsonErrorBody struct {
 // failJSON answers an error of a JSON path in the plain envelope: 404 for anything that names no public
 // document, 503 while the store is unreachable, 500 with a generic message (the detail goes to the log).
 func (p *Page) failJSON(w http.ResponseWriter, r *http.Request, err error) {
+	if p.clientGone(w, r, err) {
+		return
+	}
 	status, msg := http.StatusInternalServerError, "internal error"
 	switch seald.ErrorCode(err) {
 	case seald.ENOTFOUND:
