@@ -184,6 +184,10 @@ func (a *Anchorer) Finality() Finality {
 	return a.opts.Finality
 }
 
+// Confirmations is the blocks after inclusion that the confirmations rule waits for (and the finalized rule
+// when the node answers no finalized block).
+func (a *Anchorer) Confirmations() uint64 { return a.opts.Confirmations }
+
 // Address is the account that signs anchors and owns the contract.
 func (a *Anchorer) Address() common.Address { return a.s.from }
 

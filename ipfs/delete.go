@@ -2,8 +2,10 @@ package ipfs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 
@@ -167,4 +169,37 @@ func (k *Kubo) Delete(ctx context.Context, cidStr string) error {
 		return err
 	}
 	return drainStream("pin/rm", resp)
+}
+
+// Pinned reports whether the node (or the cluster) pins the file rooted at cidStr recursively, the way Put
+// pins it: after Delete it is false even while the node's garbage collector has not yet freed the blocks. The
+// start-up sweep asks it of every erased record's copy. It reads pin/ls for that one CID; Kubo answers a CID
+// it does not pin with a 500 that says so, which is false here, not an error.
+func (k *Kubo) Pinned(ctx context.Context, cidStr string) (bool, error) {
+	c, err := ParseCID(cidStr)
+	if err != nil {
+		return false, err
+	}
+	resp, err := k.call(ctx, "pin/ls", url.Values{"arg": {c.String()}, "type": {"recursive"}}, "", nil)
+	var ae *apiError
+	if errors.As(err, &ae) && strings.Contains(strings.ToLower(ae.Message), "not pinned") {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	var ls struct {
+		Keys map[string]struct{ Type string }
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&ls); err != nil {
+		return false, unavailable("pin/ls", err)
+	}
+	for key, pin := range ls.Keys {
+		got, err := cid.Decode(key)
+		if err == nil && string(got.Hash()) == string(c.Hash()) && pin.Type == "recursive" {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -136,6 +136,41 @@ func TestKuboNotFoundAndMalformed(t *testing.T) {
 	errorBody(t, resp, body, 404)
 }
 
+// TestKuboPinned is what the start-up sweep asks of Kubo: a file Put pins is pinned, Delete unpins it (the
+// blocks stay until the node's garbage collector runs), a CID the node never saw is not pinned, and pinning it
+// again by hand on the node shows again.
+func TestKuboPinned(t *testing.T) {
+	d := kubotest.Start(t)
+	ctx := context.Background()
+	k := newKubo(t, d.APIURL)
+	c, err := k.Put(ctx, []byte("an envelope the sweep asks about"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := func(want bool) {
+		t.Helper()
+		if got, err := k.Pinned(ctx, c); err != nil || got != want {
+			t.Fatalf("Pinned(%s) = %v, %v; want %v", c, got, err, want)
+		}
+	}
+	pinned(true)
+	if err := k.Delete(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	pinned(false)
+	if out, err := d.Run("pin", "add", c); err != nil {
+		t.Fatalf("ipfs pin add: %v %s", err, out)
+	}
+	pinned(true)
+	unknown, _ := ipfs.CID(ctx, []byte("never stored on the node"))
+	if got, err := k.Pinned(ctx, unknown); err != nil || got {
+		t.Errorf("Pinned(unknown) = %v, %v", got, err)
+	}
+	if _, err := k.Pinned(ctx, "not-a-cid"); seald.ErrorCode(err) != seald.EINVALID {
+		t.Errorf("Pinned(not-a-cid): %v", err)
+	}
+}
+
 // TestKuboOutage stops the daemon under the store and brings it back: the failure must be one the pipeline
 // retries, and the retry must succeed.
 func TestKuboOutage(t *testing.T) {

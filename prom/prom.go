@@ -28,6 +28,12 @@ type Options struct {
 	Failing func(ctx context.Context) (map[string]time.Time, error)
 	// Waiting counts the records waiting in each state of the pipeline (seald.Records.CountWaiting).
 	Waiting func(ctx context.Context) (map[seald.State]seald.Waiting, error)
+	// Backlog counts the records waiting in the pipeline by network (seald.Records.CountWaitingByNetwork):
+	// what intake compares with MaxBacklog.
+	Backlog func(ctx context.Context) (map[string]int, error)
+	// MaxBacklog is --max-backlog, the waiting records of one network past which intake answers 503; 0 (no
+	// bound) leaves seald_backlog_limit out.
+	MaxBacklog int
 	// Balances reads the signer balance (wei) of each network.
 	Balances map[string]func(ctx context.Context) (*big.Int, error)
 	// ScrapeTimeout bounds the reads above at each scrape (default 5 s), so a slow chain node cannot hold a
@@ -185,6 +191,12 @@ var (
 	overdueDesc = prometheus.NewDesc("seald_jobs_oldest_overdue_seconds",
 		"Seconds since the oldest failing job of each kind first failed (0 when none fails); revocation (revoke:NETWORK) and erasure jobs retry until they succeed, so this grows until the cause is fixed.",
 		[]string{"kind"}, nil)
+	backlogDesc = prometheus.NewDesc("seald_backlog_records",
+		"Records of each network waiting in the pipeline, the count intake compares with seald_backlog_limit; shared by every instance on one database.",
+		[]string{"network"}, nil)
+	backlogLimitDesc = prometheus.NewDesc("seald_backlog_limit",
+		"Waiting records of one network past which intake refuses new records with 503 (--max-backlog); absent when there is no bound.",
+		nil, nil)
 	balanceDesc = prometheus.NewDesc("seald_signer_balance_wei",
 		"Balance of the anchoring key on the network, in wei.", []string{"network"}, nil)
 )
@@ -195,6 +207,8 @@ func (c *scraped) Describe(ch chan<- *prometheus.Desc) {
 	ch <- waitingDesc
 	ch <- oldestDesc
 	ch <- overdueDesc
+	ch <- backlogDesc
+	ch <- backlogLimitDesc
 	ch <- balanceDesc
 }
 
@@ -255,6 +269,22 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 				ch <- prometheus.MustNewConstMetric(oldestDesc, prometheus.GaugeValue, age, string(st))
 			}
 		}
+	}
+	if c.opts.Backlog != nil {
+		if counts, err := c.opts.Backlog(ctx); err == nil {
+			if counts == nil {
+				counts = map[string]int{}
+			}
+			for network := range c.opts.Balances {
+				counts[network] += 0 // a network with none waiting is 0, not a missing series
+			}
+			for network, n := range counts {
+				ch <- prometheus.MustNewConstMetric(backlogDesc, prometheus.GaugeValue, float64(n), network)
+			}
+		}
+	}
+	if c.opts.MaxBacklog > 0 {
+		ch <- prometheus.MustNewConstMetric(backlogLimitDesc, prometheus.GaugeValue, float64(c.opts.MaxBacklog))
 	}
 	for network, balance := range c.opts.Balances {
 		if wei, err := balance(ctx); err == nil {

@@ -126,3 +126,30 @@ func TestScrapeShowsOverdueJobs(t *testing.T) {
 		}
 	}
 }
+
+// The backlog intake compares with --max-backlog shows per network, every anchoring network present at 0
+// when none waits, beside the limit; with no limit the limit is left out, so an alert dividing by it is silent.
+func TestScrapeShowsBacklogPerNetwork(t *testing.T) {
+	balances := map[string]func(context.Context) (*big.Int, error){
+		seald.NetworkPolygon: func(context.Context) (*big.Int, error) { return big.NewInt(1), nil },
+		seald.NetworkEOS:     func(context.Context) (*big.Int, error) { return big.NewInt(1), nil },
+	}
+	backlog := func(context.Context) (map[string]int, error) { return map[string]int{seald.NetworkEOS: 81000}, nil }
+	m := prom.New(prom.Options{Backlog: backlog, MaxBacklog: 100000, Balances: balances})
+	want := `
+# HELP seald_backlog_limit Waiting records of one network past which intake refuses new records with 503 (--max-backlog); absent when there is no bound.
+# TYPE seald_backlog_limit gauge
+seald_backlog_limit 100000
+# HELP seald_backlog_records Records of each network waiting in the pipeline, the count intake compares with seald_backlog_limit; shared by every instance on one database.
+# TYPE seald_backlog_records gauge
+seald_backlog_records{network="EOS"} 81000
+seald_backlog_records{network="POLYGON"} 0
+`
+	if err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(want), "seald_backlog_records", "seald_backlog_limit"); err != nil {
+		t.Error(err)
+	}
+	unbounded := prom.New(prom.Options{Backlog: backlog, Balances: balances})
+	if n, err := testutil.GatherAndCount(unbounded.Registry(), "seald_backlog_limit"); err != nil || n != 0 {
+		t.Errorf("seald_backlog_limit without a bound: %d series, %v", n, err)
+	}
+}

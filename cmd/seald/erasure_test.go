@@ -173,7 +173,8 @@ func TestErasure(t *testing.T) {
 }
 
 // TestErasureKubo erases a record stored on a real Kubo daemon: it is unpinned there, seald's gateway no longer
-// serves it, download is 410 and verification still answers.
+// serves it, download is 410 and verification still answers; pinned again while serve is stopped, the sweep at
+// the next start unpins it again.
 func TestErasureKubo(t *testing.T) {
 	kubo := kubotest.Start(t)
 	in := startServe(t, t.TempDir(), nil, "--ipfs", kubo.APIURL)
@@ -200,6 +201,28 @@ func TestErasureKubo(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	checkErased(t, in, ref, hash, cid, data)
+
+	// The copy pinned again behind seald's back (a restore of the node, an operator's pin) is found by the
+	// sweep at the next start and unpinned again.
+	dir := in.DataDir
+	in.stop()
+	if out, err := kubo.Run("pin", "add", cid); err != nil {
+		t.Fatalf("ipfs pin add: %v %s", err, out)
+	}
+	in = startServe(t, dir, nil, "--ipfs", kubo.APIURL)
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		pins, _ := kubo.Run("pin", "ls", "--type=recursive")
+		if !strings.Contains(string(pins), cid) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the sweep at start left %s pinned on Kubo\n%s", cid, in.logText())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(in.logText(), "erasure queued again") {
+		t.Errorf("the restart did not log the erasure queued again\n%s", in.logText())
+	}
 }
 
 // TestEraseKill9 kills the binary (as kill -9 would) right after an erasure is committed, before its stored

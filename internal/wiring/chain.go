@@ -62,7 +62,7 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 		// instance needs as --contract.
 		logger.Info("anchoring", "network", seald.NetworkPolygon, "chain_id", a.Chain().ChainID,
 			"contract", a.Chain().Contract, "signer", a.Address().Hex(), "finality", string(a.Finality()),
-			"confirmations", polygonNet.confirmations)
+			"confirmations", a.Confirmations())
 	}
 	closers.Add("polygon anchorer", func() error { polygon.Close(); return nil })
 	p.add(polygon, cfg.ExplorerURL)
@@ -74,7 +74,7 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 		closers.Add("eos anchorer", func() error { a.Close(); return nil })
 		p.add(a, cfg.EOSExplorerURL)
 		logger.Info("anchoring", "network", seald.NetworkEOS, "chain", a.Chain().Name(), "contract", a.Chain().Contract,
-			"signer", a.Address().Hex(), "tx_type", string(eosNet.txType), "finality", string(a.Finality()), "confirmations", eosNet.confirmations)
+			"signer", a.Address().Hex(), "tx_type", string(eosNet.txType), "finality", string(a.Finality()), "confirmations", a.Confirmations())
 	}
 	return nil
 }
@@ -89,8 +89,20 @@ type network struct {
 	txType        evm.TxType
 	ceiling       *big.Int
 	confirmations uint64
-	finality      string // auto, finalized or confirmations (--finality)
+	// confirmationsGiven tells an EOS count given by --eos-confirmations from the --confirmations fallback.
+	confirmationsGiven bool
+	finality           string // auto, finalized or confirmations (--finality)
 }
+
+// EOSFinalConfirmations is the confirmations count EOS takes on EOS EVM's own chains (mainnet 17777, testnet
+// 15557) when --eos-confirmations is not given. EOS EVM's RPC answers "finalized" with the genesis block (its
+// node never records a finalized block, docs/operations.md), so finality there is counted in blocks. Since
+// EOS's Savanna consensus a native block is irreversible within 9 native blocks (4.5 s) of the head in
+// normal operation, and an EVM block is built from two native blocks (1 s): 12 EVM blocks are twice that.
+const EOSFinalConfirmations = 12
+
+// eosEVMChains are the chain ids of EOS EVM mainnet and testnet.
+var eosEVMChains = map[uint64]bool{17777: true, 15557: true}
 
 func polygonNetwork(cfg *Config) (network, error) {
 	n := network{name: seald.NetworkPolygon, flag: "--chain", url: cfg.Chain, keyFile: cfg.ChainKeyFile, contract: cfg.Contract,
@@ -103,7 +115,8 @@ func polygonNetwork(cfg *Config) (network, error) {
 
 func eosNetwork(cfg *Config) (network, error) {
 	n := network{name: seald.NetworkEOS, flag: "--eos-chain", url: cfg.EOSChain, keyFile: cfg.EOSKeyFile, contract: cfg.EOSContract,
-		chainID: cfg.EOSChainID, chainIDFlag: "--eos-chain-id", confirmations: cfg.EOSConfirmations.Or(cfg.Confirmations), finality: cfg.EOSFinality}
+		chainID: cfg.EOSChainID, chainIDFlag: "--eos-chain-id", confirmations: cfg.EOSConfirmations.Or(cfg.Confirmations), confirmationsGiven: cfg.EOSConfirmations.Given,
+		finality: cfg.EOSFinality}
 	if err := n.checkFinality("--eos-finality"); err != nil {
 		return n, err
 	}
@@ -120,10 +133,19 @@ func (n *network) checkFinality(flag string) error {
 	return nil
 }
 
+// blocks is the confirmations count on the chain chainID: the flag's, except for EOS on EOS EVM's own chains
+// without --eos-confirmations, where it is at least EOSFinalConfirmations.
+func (n network) blocks(chainID uint64) uint64 {
+	if n.name == seald.NetworkEOS && !n.confirmationsGiven && eosEVMChains[chainID] {
+		return max(n.confirmations, EOSFinalConfirmations)
+	}
+	return n.confirmations
+}
+
 // rule is the finality rule of the network on the chain chainID. auto is "finalized" on Polygon PoS and its
 // Amoy and Mumbai testnets, whose nodes (bor) serve the finalized block from Heimdall's milestones, and
-// "confirmations" everywhere else: on EOS EVM, whose answer to "finalized" seald has not been able to
-// check (docs/operations.md), and on development chains (geth --dev finalizes only every 32 blocks).
+// "confirmations" everywhere else: on EOS EVM, whose RPC answers "finalized" with the genesis block (see
+// EOSFinalConfirmations), and on development chains (geth --dev finalizes only every 32 blocks).
 func (n network) rule(chainID uint64) evm.Finality {
 	if f, err := evm.ParseFinality(n.finality); err == nil {
 		return f
@@ -231,7 +253,7 @@ func dialChain(ctx context.Context, cfg *Config, n network) (*evm.Anchorer, erro
 	if !common.IsHexAddress(contract) {
 		return nil, fmt.Errorf("contract address %q of %s is not an address", contract, n.name)
 	}
-	return evm.DialAnchorer(ctx, n.url, common.HexToAddress(contract), key, n.name, evm.Options{Confirmations: n.confirmations,
+	return evm.DialAnchorer(ctx, n.url, common.HexToAddress(contract), key, n.name, evm.Options{Confirmations: n.blocks(chainID),
 		Finality: n.rule(chainID), AnchorGasLimit: cfg.AnchorGasLimit, TxType: n.txType, FeeCeiling: n.ceiling})
 }
 

@@ -137,7 +137,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.EOSKeyFile, "eos-key-file", "", "hex private key file of the EOS EVM signer")
 	fs.StringVar(&cfg.EOSContract, "eos-contract", "", "SealRegistry address on EOS EVM (deployed when empty)")
 	fs.Uint64Var(&cfg.EOSChainID, "eos-chain-id", 17777, "chain id --eos-chain must serve: 17777 EOS EVM mainnet, 15557 EOS EVM testnet")
-	fs.Var(&cfg.EOSConfirmations, "eos-confirmations", "blocks after inclusion before an EOS batch counts as anchored (default: --confirmations)")
+	fs.Var(&cfg.EOSConfirmations, "eos-confirmations", "blocks after inclusion before an EOS batch counts as anchored (default: 12 on EOS EVM mainnet and testnet, else --confirmations)")
 	fs.StringVar(&cfg.EOSTxType, "eos-tx-type", "auto", "EOS transactions: auto (legacy at eth_gasPrice while EOS EVM has no base fee), legacy or dynamic")
 	fs.StringVar(&cfg.EOSGasPriceCeiling, "eos-gas-price-ceiling", "1000", "highest gas price (or max fee per gas) of EOS transactions, replacements included, in gwei")
 	fs.StringVar(&cfg.ExplorerURL, "explorer-url", "", "block explorer of POLYGON for the verification page (https://polygonscan.com; empty: no links)")

@@ -98,3 +98,41 @@ func TestFinalityRule(t *testing.T) {
 		t.Errorf("--finality safe: %v", err)
 	}
 }
+
+// EOS on EOS EVM's own chains waits EOSFinalConfirmations blocks unless --eos-confirmations says otherwise;
+// elsewhere (a development chain) and on POLYGON the flags' count stands.
+func TestEOSFinalConfirmations(t *testing.T) {
+	cases := []struct {
+		args    []string
+		network string
+		chainID uint64
+		want    uint64
+	}{
+		{nil, seald.NetworkEOS, 17777, EOSFinalConfirmations},
+		{nil, seald.NetworkEOS, 15557, EOSFinalConfirmations},
+		{nil, seald.NetworkEOS, 1337, 0},
+		{[]string{"--confirmations", "40"}, seald.NetworkEOS, 17777, 40},
+		{[]string{"--eos-confirmations", "2"}, seald.NetworkEOS, 17777, 2},
+		{[]string{"--eos-confirmations", "0"}, seald.NetworkEOS, 17777, 0},
+		{nil, seald.NetworkPolygon, 17777, 0},
+	}
+	for _, c := range cases {
+		var cfg Config
+		if err := Parse(FlagSet("serve", &cfg, true), c.args, Environ(func(string) (string, bool) { return "", false })); err != nil {
+			t.Fatal(err)
+		}
+		var n network
+		var err error
+		if c.network == seald.NetworkEOS {
+			n, err = eosNetwork(&cfg)
+		} else {
+			n, err = polygonNetwork(&cfg)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := n.blocks(c.chainID); got != c.want {
+			t.Errorf("%s %v on chain %d: %d confirmations, want %d", c.network, c.args, c.chainID, got, c.want)
+		}
+	}
+}

@@ -12,9 +12,9 @@ import (
 	"seald.dev/seald/prom"
 )
 
-// newMetrics builds the Prometheus registry: queue depth from the store and the signer balance of every
-// network whose Anchorer can read it, both at each scrape.
-func newMetrics(store seald.Store, p *Parts) *prom.Metrics {
+// newMetrics builds the Prometheus registry: queue depth and backlog from the store and the signer balance of
+// every network whose Anchorer can read it, all at each scrape.
+func newMetrics(store seald.Store, p *Parts, maxBacklog int) *prom.Metrics {
 	balances := map[string]func(context.Context) (*big.Int, error){}
 	for network, a := range p.Anchorers {
 		if b, ok := a.(interface {
@@ -23,7 +23,8 @@ func newMetrics(store seald.Store, p *Parts) *prom.Metrics {
 			balances[network] = b.Balance
 		}
 	}
-	return prom.New(prom.Options{Jobs: store.CountJobs, Failing: store.OldestFailing, Waiting: store.CountWaiting, Balances: balances})
+	return prom.New(prom.Options{Jobs: store.CountJobs, Failing: store.OldestFailing, Waiting: store.CountWaiting,
+		Backlog: store.CountWaitingByNetwork, MaxBacklog: maxBacklog, Balances: balances})
 }
 
 // listenMetrics opens the separate metrics listener when --metrics is an address, and returns its server
