@@ -67,9 +67,11 @@ func TestCLIOperatorOpensOnlyAnExistingStore(t *testing.T) {
 		{"keys", "rotate", "--signing", "--data-dir", "typo"},
 	} {
 		_, stderr, code := runCLI(t, cwd, args...)
-		dir := "typo"
-		if args[0] == "record" {
-			dir = "./seald-data"
+		dir := "./seald-data"
+		for i, a := range args {
+			if a == "--data-dir" {
+				dir = args[i+1]
+			}
 		}
 		if code == 0 || !strings.Contains(stderr, dir) || !strings.Contains(stderr, "seald serve --data-dir "+dir) {
 			t.Errorf("seald %s: exit %d, %q; want a failure naming %s and 'seald serve --data-dir %s'", strings.Join(args, " "), code, stderr, dir, dir)
