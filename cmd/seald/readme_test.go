@@ -174,13 +174,12 @@ type walk struct {
 	arrays   map[string][]string
 	// fill maps an address of the README (the receiver's port 9000, the chain's 8545) to the one the
 	// harness's receiver or serve really has.
-	fill     map[string]string
-	seen     map[string]bool
-	serve    *process
-	rpcURL   string
-	recv     *receiver
-	recvURL  string
-	business string
+	fill    map[string]string
+	seen    map[string]bool
+	serve   *process
+	rpcURL  string
+	recv    *receiver
+	recvURL string
 	// delivered is the event id of the delivery the walk-through replays, which the receiver got signed.
 	delivered string
 }
