@@ -256,3 +256,24 @@ var dialect = sqlstore.Dialect{
 	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED", ShareLock: "FOR SHARE",
 	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Code: code,
 }
+
+// HasSchema tells whether the first schema of the DSN's search_path holds a seald store (its migrations
+// table), without creating anything: the operator commands open only a store serve has created.
+func HasSchema(ctx context.Context, dsn string) (bool, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return false, errors.New("postgres: the DSN is not valid")
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return false, fmt.Errorf("postgres: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var found bool
+	err = conn.QueryRow(ctx, `SELECT current_schema() IS NOT NULL
+		AND to_regclass(format('%I.schema_migrations', current_schema())) IS NOT NULL`).Scan(&found)
+	if err != nil {
+		return false, fmt.Errorf("postgres: %w", err)
+	}
+	return found, nil
+}

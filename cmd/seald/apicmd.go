@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,15 +24,70 @@ import (
 // apiFlags are the connection settings of the API commands.
 type apiFlags struct {
 	URL, SubscriptionKey, APIKey, DataDir string
+	// urlFrom says where URL came from, for the message of a connection refused.
+	urlFrom string
 }
 
-func apiFlagSet(name string, a *apiFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&a.URL, "url", "http://127.0.0.1:8080", "base URL of the seald API")
+// defaultURL is the API's URL when neither --url, SEALD_URL nor <data-dir>/serve.url gives one: serve's
+// default --addr.
+const defaultURL = "http://127.0.0.1:8080"
+
+// apiFlagSet declares the flags of a command that calls the API with keys; synopsis is its usage line.
+func apiFlagSet(name, synopsis string, a *apiFlags, stderr io.Writer) *flag.FlagSet {
+	fs := newFlagSet(name, synopsis, stderr)
+	a.urlFlags(fs)
 	fs.StringVar(&a.SubscriptionKey, "subscription-key", "", "Ocp-Apim-Subscription-Key (default: from <data-dir>/credentials.json)")
 	fs.StringVar(&a.APIKey, "api-key", "", "Api-Key (default: from <data-dir>/credentials.json)")
-	fs.StringVar(&a.DataDir, "data-dir", "./seald-data", "where serve wrote credentials.json on its first start")
 	return fs
+}
+
+// urlFlags declares --url and --data-dir, which tell a command where the running serve answers.
+func (a *apiFlags) urlFlags(fs *flag.FlagSet) {
+	fs.StringVar(&a.URL, "url", "", "base URL of the seald API (default: the URL the serve of --data-dir wrote to <data-dir>/"+
+		wiring.ServeURLFile+", else "+defaultURL+")")
+	fs.StringVar(&a.DataDir, "data-dir", "./seald-data", "the data dir of the running serve: where it wrote "+wiring.ServeURLFile+
+		" and, on its first start, credentials.json")
+}
+
+// parse parses the command's arguments (parseArgs) and settles the URL: --url, else SEALD_URL, else the
+// URL the serve of --data-dir wrote to serve.url, else defaultURL.
+func (a *apiFlags) parse(fs *flag.FlagSet, args []string, getenv func(string) string, names ...string) ([]string, error) {
+	pos, err := parseArgs(fs, args, getenv, names...)
+	if err != nil {
+		return nil, err
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "url" })
+	switch {
+	case given:
+		a.urlFrom = "--url"
+	case a.URL != "":
+		a.urlFrom = "SEALD_URL"
+	default:
+		u, err := wiring.ReadServeURL(a.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		if u != "" {
+			a.URL = u
+			a.urlFrom = "from " + filepath.Join(a.DataDir, wiring.ServeURLFile) + ", written by the serve of that data dir (stale if it was killed)"
+		} else {
+			a.URL = defaultURL
+			a.urlFrom = "the default: no " + filepath.Join(a.DataDir, wiring.ServeURLFile) + " of a running serve"
+		}
+	}
+	return pos, nil
+}
+
+// explain turns a failure to connect into what the user can do about it: the URL tried, where it came
+// from, and how to give another; any other error is returned as it is.
+func (a *apiFlags) explain(err error) error {
+	var op *net.OpError
+	if err == nil || !errors.As(err, &op) || op.Op != "dial" {
+		return err
+	}
+	return fmt.Errorf("no seald answers at %s (%s): %v; start 'seald serve', or give the URL it listens on with --url or SEALD_URL "+
+		"(or the --data-dir of the running serve)", a.URL, a.urlFrom, op.Err)
 }
 
 // apiTransport, when set, carries the API commands' requests; tests set it to check them against openapi.json.
@@ -67,27 +123,11 @@ func (a *apiFlags) client(stderr io.Writer) (*client.Client, error) {
 		client.WithHTTPClient(&http.Client{Timeout: 60 * time.Second, Transport: apiTransport})), nil
 }
 
-// parseInterspersed parses flags that may come before or after positional arguments
-// (`status REF --watch` as well as `status --watch REF`), and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string, getenv func(string) string) ([]string, error) {
-	var pos []string
-	for {
-		if err := wiring.Parse(fs, args, getenv); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 // verifyCommand looks a record up by one key and prints it; not found is an error, so the exit status tells.
-func verifyCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func verifyCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	var a apiFlags
-	fs := apiFlagSet("verify", &a)
-	fs.SetOutput(stderr)
+	fs := apiFlagSet("verify", "--hash H | --reference R | --cid C | --token-id N [--network N] | --file FILE | --ovi O [--json [--proof]]", &a, stderr)
+	defer func() { err = a.explain(err) }()
 	hash := fs.String("hash", "", "SHA-256 hash of the data (64 hex digits)")
 	ref := fs.String("reference", "", "reference (D-... or I-...)")
 	cid := fs.String("cid", "", "IPFS CID of the stored copy")
@@ -97,7 +137,7 @@ func verifyCommand(ctx context.Context, args []string, getenv func(string) strin
 	ovi := fs.String("ovi", "", "encrypted reference (encrypted_ovi)")
 	asJSON := fs.Bool("json", false, "print the verification result as JSON")
 	proof := fs.Bool("proof", false, "include the offline proof bundle (with --json)")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := a.parse(fs, args, getenv); err != nil {
 		return err
 	}
 	n := 0
@@ -107,10 +147,11 @@ func verifyCommand(ctx context.Context, args []string, getenv func(string) strin
 		}
 	}
 	if *proof && !*asJSON {
-		return errors.New("verify: --proof adds the proof bundle to the JSON output: give --json too")
+		return usageError("verify: --proof adds the proof bundle to the JSON output: give --json too")
 	}
-	if n != 1 || fs.NArg() > 0 {
-		return errors.New("verify: give exactly one of --hash, --reference, --cid, --token-id, --file or --ovi")
+	if n != 1 {
+		fs.Usage()
+		return usageError("verify: give exactly one of --hash, --reference, --cid, --token-id, --file or --ovi")
 	}
 	c, err := a.client(stderr)
 	if err != nil {
@@ -233,19 +274,16 @@ func printVerification(w io.Writer, v *client.Verification) {
 
 // statusCommand prints a record's status; with --watch it follows the record until COMPLETED or FAILED,
 // printing a line at each change.
-func statusCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func statusCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	var a apiFlags
-	fs := apiFlagSet("status", &a)
-	fs.SetOutput(stderr)
+	fs := apiFlagSet("status", "REFERENCE [--watch [--interval 1s]] [--json]", &a, stderr)
+	defer func() { err = a.explain(err) }()
 	watch := fs.Bool("watch", false, "follow the record until COMPLETED or FAILED")
 	interval := fs.Duration("interval", time.Second, "time between reads with --watch")
 	asJSON := fs.Bool("json", false, "print the status record as JSON")
-	pos, err := parseInterspersed(fs, args, getenv)
+	pos, err := a.parse(fs, args, getenv, "REFERENCE")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return errors.New("status: give one REFERENCE")
 	}
 	c, err := a.client(stderr)
 	if err != nil {

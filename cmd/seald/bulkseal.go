@@ -18,7 +18,6 @@ import (
 	"golang.org/x/term"
 
 	"seald.dev/seald/client"
-	"seald.dev/seald/internal/wiring"
 )
 
 // sealLine is one line of a bulk file and what became of it.
@@ -36,23 +35,24 @@ type sealLine struct {
 // reason of every failed line. Lines are sent as they are, so members this CLI does not know still reach the
 // service. The exit status is non-zero when any line failed. The file is read whole first, so that the bar
 // knows its total; a file too big for memory is too big for one command anyway and is better split.
-func sealCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func sealCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	var a apiFlags
-	fs := apiFlagSet("seal", &a)
-	fs.SetOutput(stderr)
+	fs := apiFlagSet("seal", "--file records.jsonl [--concurrency 8] [--network POLYGON|EOS] [--out refs.jsonl] [--quiet]", &a, stderr)
+	defer func() { err = a.explain(err) }()
 	file := fs.String("file", "", "JSONL file, one authentication request body per line (- for stdin)")
 	concurrency := fs.Int("concurrency", 8, "requests in flight")
 	network := fs.String("network", client.Polygon, "POLYGON or EOS")
-	out := fs.String("out", "", "write {line, reference, hash} of each accepted line to this JSONL file")
+	out := fs.String("out", "", "write {line, reference, hash} of each accepted line to this JSONL file (default: standard output)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := a.parse(fs, args, getenv); err != nil {
 		return err
 	}
-	if *file == "" || fs.NArg() > 0 {
-		return errors.New("seal: give --file records.jsonl")
+	if *file == "" {
+		fs.Usage()
+		return usageError("seal needs --file records.jsonl")
 	}
 	if *concurrency < 1 {
-		return errors.New("seal: --concurrency must be at least 1")
+		return usageError("seal: --concurrency must be at least 1")
 	}
 	c, err := a.client(stderr)
 	if err != nil {
@@ -106,6 +106,7 @@ feed:
 	var accepted, failed, unsent int
 	var reasons []string
 	var refs bytes.Buffer
+	var connErr error
 	for _, l := range lines {
 		switch {
 		case !l.sent:
@@ -113,27 +114,38 @@ feed:
 		case l.err != nil:
 			failed++
 			reasons = append(reasons, fmt.Sprintf("  line %d: %s", l.n, reason(l.err)))
+			if connErr == nil && a.explain(l.err) != l.err {
+				connErr = l.err
+			}
 		default:
 			accepted++
 			b, _ := json.Marshal(map[string]any{"line": l.n, "reference": l.result.Reference, "hash": l.result.Hash})
 			refs.Write(append(b, '\n'))
 		}
 	}
-	fmt.Fprintf(stdout, "submitted %d, accepted %d, failed %d", len(lines)-unsent, accepted, failed)
-	if unsent > 0 {
-		fmt.Fprintf(stdout, ", not submitted %d (interrupted)", unsent)
-	}
-	fmt.Fprintln(stdout)
-	for _, r := range reasons {
-		fmt.Fprintln(stdout, r)
-	}
+	// The references are the command's output, one JSON line per accepted record in the file's order, for
+	// the next command to read (jq -r .reference); the summary is a message, on stderr.
 	if *out != "" {
 		if err := os.WriteFile(*out, refs.Bytes(), 0o644); err != nil {
 			return err
 		}
+	} else if _, err := stdout.Write(refs.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "submitted %d, accepted %d, failed %d", len(lines)-unsent, accepted, failed)
+	if unsent > 0 {
+		fmt.Fprintf(stderr, ", not submitted %d (interrupted)", unsent)
+	}
+	fmt.Fprintln(stderr)
+	for _, r := range reasons {
+		fmt.Fprintln(stderr, r)
 	}
 	if failed > 0 || unsent > 0 {
-		return fmt.Errorf("%d of %d records were not accepted", failed+unsent, len(lines))
+		err := fmt.Errorf("%d of %d records were not accepted", failed+unsent, len(lines))
+		if connErr != nil {
+			err = fmt.Errorf("%w: %w", err, a.explain(connErr))
+		}
+		return err
 	}
 	return nil
 }

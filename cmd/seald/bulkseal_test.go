@@ -26,7 +26,7 @@ func TestBulkSealPasswordsAtCapacity(t *testing.T) {
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	if err != nil || !strings.Contains(stdout.String(), "submitted 200, accepted 200, failed 0") {
+	if err != nil || !strings.Contains(stderr.String(), "submitted 200, accepted 200, failed 0") {
 		t.Errorf("seal: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 	if n := len(strings.Split(strings.TrimSpace(readFile(t, refs)), "\n")); n != 200 {

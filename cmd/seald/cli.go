@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,8 +27,8 @@ func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) s
 
 func tenantCreate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("tenant create", &cfg, false)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tenant create", "--business NAME --project NAME [--privacy PUBLIC|PRIVATE] [flags]", stderr)
+	wiring.StoreFlags(fs, &cfg)
 	var req seald.TenantRequest
 	var privacy string
 	var asJSON bool
@@ -44,8 +43,12 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 	fs.Float64Var(&req.RateLimit, "rate-limit", 0, "requests per second each API key of the project may make (0: serve's --rate-limit)")
 	fs.IntVar(&req.RateBurst, "rate-burst", 0, "burst of requests each API key of the project may make (0: serve's --rate-burst)")
 	fs.StringVar(&req.Retain, "retain", "", "how long stored copies are kept after sealing, then erased (365d, 8760h; default: for ever)")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
+	}
+	if strings.TrimSpace(req.Business) == "" || strings.TrimSpace(req.Project) == "" {
+		fs.Usage()
+		return usageError("tenant create needs --business and --project")
 	}
 	req.Privacy = seald.Privacy(strings.ToUpper(privacy))
 	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
@@ -61,12 +64,26 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 		"business_id": t.Business.BusinessID, "project_id": t.Project.ProjectID,
 		"subscription_key": t.SubscriptionKey, "api_key": t.APIKey,
 	}
+	// The keys' ids, which `key rotate` and `key revoke` take.
+	keys, err := svc.Store.Keys(ctx, t.Business.BusinessID)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		switch k.Digest {
+		case seald.KeyDigest(t.SubscriptionKey):
+			out["subscription_key_id"] = k.ID
+		case seald.KeyDigest(t.APIKey):
+			out["api_key_id"] = k.ID
+		}
+	}
 	if asJSON {
 		return json.NewEncoder(stdout).Encode(out)
 	}
-	fmt.Fprintf(stdout, "business_id       %s\nproject_id        %s\nsubscription_key  %s\napi_key           %s\n",
-		out["business_id"], out["project_id"], out["subscription_key"], out["api_key"])
-	fmt.Fprintln(stderr, "Keep the keys now: seald stores only their digests (the subscription key sealed with the master key).")
+	fmt.Fprintf(stdout, "business_id          %s\nproject_id           %s\nsubscription_key     %s\nsubscription_key_id  %s\napi_key              %s\napi_key_id           %s\n",
+		out["business_id"], out["project_id"], out["subscription_key"], out["subscription_key_id"], out["api_key"], out["api_key_id"])
+	fmt.Fprintln(stderr, "Keep the keys now: seald stores only their digests (the subscription key sealed with the master key). "+
+		"Rotate or revoke one by its id: seald key rotate --id "+out["api_key_id"])
 	return nil
 }
 
@@ -74,16 +91,17 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 // cache's lifetime (--auth-cache-ttl).
 func projectRate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("project rate", &cfg, false)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("project rate", "--project ID --rate-limit N --rate-burst N", stderr)
+	wiring.StoreFlags(fs, &cfg)
 	project := fs.String("project", "", "project id (prj_...)")
 	perSecond := fs.Float64("rate-limit", 0, "requests per second each API key of the project may make (0: serve's --rate-limit)")
 	burst := fs.Int("rate-burst", 0, "burst of requests each API key of the project may make (0: serve's --rate-burst)")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
 	}
 	if *project == "" {
-		return fmt.Errorf("--project is required")
+		fs.Usage()
+		return usageError("project rate needs --project")
 	}
 	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
@@ -99,8 +117,11 @@ func projectRate(ctx context.Context, args []string, getenv func(string) string,
 
 func keyCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("key "+sub, &cfg, false)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("key "+sub, map[string]string{
+		"issue": "--business ID | --project ID [--json]", "list": "[--business ID] [--json]",
+		"rotate": "--id KEY_ID [--overlap 24h] [--json]", "revoke": "--id KEY_ID [--json]",
+	}[sub], stderr)
+	wiring.StoreFlags(fs, &cfg)
 	var business, project, id string
 	var overlap time.Duration
 	var asJSON bool
@@ -117,8 +138,16 @@ func keyCommand(ctx context.Context, sub string, args []string, getenv func(stri
 		fs.StringVar(&id, "id", "", "key id")
 	}
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
+	}
+	switch {
+	case sub == "issue" && (business == "") == (project == ""):
+		fs.Usage()
+		return usageError("key issue needs exactly one of --business or --project")
+	case (sub == "rotate" || sub == "revoke") && id == "":
+		fs.Usage()
+		return usageError("key %s needs --id KEY_ID (the id column of seald key list, or api_key_id of seald tenant create)", sub)
 	}
 	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
@@ -127,30 +156,27 @@ func keyCommand(ctx context.Context, sub string, args []string, getenv func(stri
 	defer closeFn()
 	switch sub {
 	case "issue":
-		if (business == "") == (project == "") {
-			return fmt.Errorf("key issue needs exactly one of --business or --project")
-		}
 		secret, k, err := svc.IssueKey(ctx, business, project)
 		if err != nil {
 			return err
 		}
-		return printKey(stdout, asJSON, k, secret)
-	case "rotate", "revoke":
-		if id == "" {
-			return fmt.Errorf("key %s needs --id", sub)
+		fmt.Fprintf(stderr, "Keep the secret now: it is shown only once. Rotate or revoke this key by its id: seald key rotate --id %s\n", k.ID)
+		return printKey(stdout, asJSON, k, secret, "")
+	case "revoke":
+		k, err := svc.RevokeKey(ctx, id)
+		if err != nil {
+			return err
 		}
-		if sub == "revoke" {
-			k, err := svc.RevokeKey(ctx, id)
-			if err != nil {
-				return err
-			}
-			return printKey(stdout, asJSON, k, "")
-		}
+		fmt.Fprintf(stderr, "Key %s no longer authenticates; the keys of business %s: seald key list --business %s\n", k.ID, k.BusinessID, k.BusinessID)
+		return printKey(stdout, asJSON, k, "", "")
+	case "rotate":
 		secret, k, err := svc.RotateKey(ctx, id, overlap)
 		if err != nil {
 			return err
 		}
-		return printKey(stdout, asJSON, k, secret)
+		fmt.Fprintf(stderr, "Key %s is the successor of %s, which keeps working for %s (--overlap); to stop it sooner: seald key revoke --id %s\n",
+			k.ID, id, overlap, id)
+		return printKey(stdout, asJSON, k, secret, id)
 	}
 	keys, err := svc.Store.Keys(ctx, business)
 	if err != nil {
@@ -191,13 +217,21 @@ func keyJSON(k *seald.Key, secret string) map[string]any {
 	return m
 }
 
-func printKey(w io.Writer, asJSON bool, k *seald.Key, secret string) error {
+// printKey prints a key; replaces is the id of the key it succeeds (key rotate), or "".
+func printKey(w io.Writer, asJSON bool, k *seald.Key, secret, replaces string) error {
 	if asJSON {
-		return json.NewEncoder(w).Encode(keyJSON(k, secret))
+		m := keyJSON(k, secret)
+		if replaces != "" {
+			m["replaces"] = replaces
+		}
+		return json.NewEncoder(w).Encode(m)
 	}
 	fmt.Fprintf(w, "id      %s\nkind    %s\nprefix  %s\n", k.ID, k.Kind, k.Prefix)
 	if secret != "" {
 		fmt.Fprintf(w, "secret  %s\n", secret)
+	}
+	if replaces != "" {
+		fmt.Fprintf(w, "replaces %s\n", replaces)
 	}
 	if k.RevokedAt != nil {
 		fmt.Fprintf(w, "revoked %s\n", k.RevokedAt.Format(time.RFC3339))
@@ -207,8 +241,15 @@ func printKey(w io.Writer, asJSON bool, k *seald.Key, secret string) error {
 
 func recordCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("record "+sub, &cfg, false)
-	fs.SetOutput(stderr)
+	synopsis := "REFERENCE [--reason TEXT]"
+	switch sub {
+	case "history":
+		synopsis = "REFERENCE [--json]"
+	case "erase":
+		synopsis = "REFERENCE --reason TEXT"
+	}
+	fs := newFlagSet("record "+sub, synopsis, stderr)
+	wiring.StoreFlags(fs, &cfg)
 	var reason *string
 	var asJSON *bool
 	if sub == "history" {
@@ -216,19 +257,11 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 	} else {
 		reason = fs.String("reason", "", "why, for the audit trail")
 	}
-	var ref string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		ref, args = args[0], args[1:] // the reference may come before the flags
-	}
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	pos, err := parseArgs(fs, args, getenv, "REFERENCE")
+	if err != nil {
 		return err
 	}
-	if ref == "" {
-		ref = fs.Arg(0)
-	}
-	if ref == "" {
-		return fmt.Errorf("record %s needs a REFERENCE", sub)
-	}
+	ref := pos[0]
 	status := map[string]string{"suspend": "SUSPENDED", "activate": "ACTIVE", "revoke": "REVOKED"}[sub]
 	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
@@ -256,7 +289,7 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 		if *asJSON {
 			return printJSON(stdout, trail)
 		}
-		fmt.Fprintf(stdout, "%s is %s; %d status changes\n", r.Reference, r.Status, len(trail))
+		fmt.Fprintf(stdout, "%s is %s; %s\n", r.Reference, r.Status, plural(len(trail), "status change", "status changes"))
 		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(w, "TIME\tACTION\tFROM\tTO\tBY\tREASON")
 		for _, c := range trail {
@@ -277,19 +310,20 @@ func recordCommand(ctx context.Context, sub string, args []string, getenv func(s
 // key). Every instance using the file must be restarted to take the new keys.
 func keysRotate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("keys rotate", &cfg, false)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("keys rotate", "[--master] [--signing]", stderr)
+	wiring.SecretsFlags(fs, &cfg)
 	master := fs.Bool("master", false, "make a new master key current (it wraps the data keys of new records)")
 	signing := fs.Bool("signing", false, "make a new signing key current (it signs proof bundles; the old one is listed as retired)")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
 	}
 	if !*master && !*signing {
-		return errors.New("keys rotate: give --master, --signing or both")
+		fs.Usage()
+		return usageError("keys rotate: give --master, --signing or both")
 	}
 	path := cfg.SecretsPath()
 	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("keys rotate: no secrets file at %s (--data-dir or --secrets-file)", path)
+		return noSecretsFile("keys rotate", &cfg)
 	}
 	pass := wiring.Value(getenv(wiring.PassphraseEnv))
 	k, _, err := wiring.LoadSecrets(path, pass)
@@ -303,13 +337,19 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	if *master {
-		fmt.Fprintf(stdout, "master key %s is current; %d older ones still open what they sealed\n", k.MasterKeyID(), k.MasterKeys()-1)
+		fmt.Fprintf(stdout, "master key %s is current; %s still open what they sealed\n", k.MasterKeyID(),
+			plural(k.MasterKeys()-1, "older one", "older ones"))
 	}
 	if *signing {
 		keys := k.SigningKeys()
-		fmt.Fprintf(stdout, "signing key %s is current; %d retired ones stay in the trust root\n", keys[0].ID, len(keys)-1)
+		fmt.Fprintf(stdout, "signing key %s is current; %s in the trust root\n", keys[0].ID,
+			plural(len(keys)-1, "retired one stays", "retired ones stay"))
 	}
 	fmt.Fprintf(stdout, "written to %s: restart every instance that uses it\n", path)
+	if *signing {
+		fmt.Fprintf(stdout, "then export the trust root again and give it to verifiers: a trust root exported before lacks key %s, "+
+			"so the bundles it signs do not verify against it: seald trust export --out trust.json\n", k.SigningKeys()[0].ID)
+	}
 	return nil
 }
 
@@ -317,8 +357,8 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 // change anything. A running serve shows the change within its auth cache's lifetime (--auth-cache-ttl).
 func tenantUpdate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("tenant update", &cfg, false)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tenant update", "--business ID [--name N] [--description D] [--logo URL] [--website URL] [--project ID --project-name N ...]", stderr)
+	wiring.StoreFlags(fs, &cfg)
 	var u seald.TenantUpdate
 	fs.StringVar(&u.BusinessID, "business", "", "id of the business (biz_…)")
 	fs.StringVar(&u.ProjectID, "project", "", "id of one of its projects (prj_…), for the --project-* flags")
@@ -330,14 +370,18 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	} {
 		values[name] = fs.String(name, "", usage)
 	}
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
 	}
 	if u.BusinessID == "" {
-		return errors.New("tenant update: --business is required")
+		fs.Usage()
+		return usageError("tenant update needs --business")
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	delete(given, "data-dir")
+	delete(given, "database")
+	delete(given, "secrets-file")
 	pick := func(name string) *string {
 		if given[name] {
 			return values[name]
@@ -348,7 +392,8 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	u.ProjectName, u.ProjectDescription, u.ProjectLogo = pick("project-name"), pick("project-description"), pick("project-logo")
 	u.Retain = pick("retain")
 	if len(given) == 1 || len(given) == 2 && given["project"] {
-		return errors.New("tenant update: nothing to change: give --name, --description, --logo, --website or --project-* flags")
+		fs.Usage()
+		return usageError("tenant update: nothing to change: give --name, --description, --logo, --website or --project-* flags")
 	}
 	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
@@ -365,4 +410,11 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 			seald.FormatRetention(p.Retain))
 	}
 	return nil
+}
+
+// noSecretsFile is the error of a command that changes the secrets file when there is none: it names the
+// path and how a store (and its secrets file) is created.
+func noSecretsFile(cmd string, cfg *wiring.Config) error {
+	return fmt.Errorf("%s: no secrets file at %s: give the --data-dir (or --secrets-file) of an existing store, "+
+		"or create one by running 'seald serve --data-dir %s' once", cmd, cfg.SecretsPath(), cfg.DataDir)
 }

@@ -78,7 +78,10 @@ func TestNoProgressFramesWhenPiped(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("seal: %v %s %s", err, stdout.String(), stderr.String())
 	}
-	if strings.Contains(stderr.String(), "\r") || !strings.Contains(stdout.String(), "accepted 2") {
+	// stdout is the references, one JSON line each; the summary is on stderr.
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if strings.Contains(stderr.String(), "\r") || !strings.Contains(stderr.String(), "accepted 2") || len(lines) != 2 ||
+		!strings.Contains(lines[0], `"reference":"D-`) {
 		t.Errorf("piped seal: stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
 }
@@ -112,6 +115,7 @@ func TestSecondEmbeddedIPFSInstanceRefused(t *testing.T) {
 func TestCLIErrorsInUserTerms(t *testing.T) {
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
+	startServe(t, dir, nil).stop() // the operator commands open only a store serve created
 	if out, err := exec.Command(bin, "tenant", "create", "--data-dir", dir, "--business", "A", "--project", "B").CombinedOutput(); err != nil {
 		t.Fatalf("tenant create: %v %s", err, out)
 	}

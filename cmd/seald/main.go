@@ -60,13 +60,15 @@ commands:
   keys rotate [--master] [--signing]      make a new master and/or signing key current; old ones are
                                           kept to open and verify what they sealed and signed
   keys compromised KEY_ID                 mark a signing key compromised: no bundle it signed verifies
+  version                                 the module version and commit this binary was built from (also --version)
 
 API commands (talk to a running serve over HTTP):
   verify --hash H | --reference R | --cid C | --token-id N [--network POLYGON|EOS] | --file data.json | --ovi O [--json]
                                           look a record up; exit 0 ACTIVE, 1 not found,
                                           3 REVOKED, 4 SUSPENDED
   seal --file records.jsonl [--concurrency 8] [--network POLYGON|EOS] [--out refs.jsonl]
-                                          submit one authentication request body per line
+                                          submit one authentication request body per line; prints
+                                          {"line","reference","hash"} of each accepted one
   status [--watch] REFERENCE              print a record's state; --watch follows it to COMPLETED or FAILED
   webhook add URL [--events T,...]        register an endpoint for record events (record.completed,
                                           record.failed, record.status_changed, record.erased); prints its secret once
@@ -75,10 +77,11 @@ API commands (talk to a running serve over HTTP):
   webhook deliveries ID                   its latest deliveries: state, attempts, last attempt, next try
   webhook replay DELIVERY_ID              send a delivery's event again, with the same event id
 
-The operator commands take --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE). The API commands
-take --url (default http://127.0.0.1:8080), --subscription-key and --api-key (also SEALD_URL,
-SEALD_SUBSCRIPTION_KEY, SEALD_API_KEY); without keys they read <data-dir>/credentials.json.
-Run 'seald <command> -h' for a command's flags. The speed report is a separate command, sealbench.
+The operator commands take --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE) and open only a
+store that serve created. The API commands take --url, --subscription-key and --api-key (also SEALD_URL,
+SEALD_SUBSCRIPTION_KEY, SEALD_API_KEY); without them they read <data-dir>/serve.url, written by the running
+serve, and <data-dir>/credentials.json. A command given wrongly exits 2.
+Run 'seald <command> -h' for a command's arguments and flags. The speed report is a separate command, sealbench.
 `
 
 // run is the whole program, callable from tests: args without the program name, the environment through
@@ -86,7 +89,7 @@ Run 'seald <command> -h' for a command's flags. The speed report is a separate c
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("a command is required")
+		return usageError("a command is required")
 	}
 	cmd, rest := args[0], args[1:]
 	sub := ""
@@ -95,10 +98,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if groups[cmd] && (sub == "-h" || sub == "--help" || sub == "help" || sub == "") {
 		// A command group's help: its lines of the usage.
-		fmt.Fprint(stdout, groupUsage(cmd))
 		if sub == "" {
-			return fmt.Errorf("%s: a subcommand is required", cmd)
+			fmt.Fprint(stderr, groupUsage(cmd))
+			return usageError("%s: a subcommand is required", cmd)
 		}
+		fmt.Fprint(stdout, groupUsage(cmd))
 		return nil
 	}
 	switch cmd {
@@ -154,12 +158,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		case "add", "list", "rm", "deliveries", "replay":
 			return webhookCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
 		}
+	case "version", "--version", "-version":
+		if _, err := parseArgs(newFlagSet("version", "", stderr), rest, getenv); err != nil {
+			return err
+		}
+		return version(stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", joinArgs(cmd, sub))
+	if groups[cmd] {
+		fmt.Fprint(stderr, groupUsage(cmd))
+	} else {
+		fmt.Fprint(stderr, usage)
+	}
+	return usageError("unknown command %q", joinArgs(cmd, sub))
 }
 
 func joinArgs(a, b string) string {
@@ -195,10 +208,15 @@ func groupUsage(cmd string) string {
 
 // userMessage is err in the user's terms: a seald error that is the whole of err says its message (which
 // names the key, record or project) without the package and function that produced it; anything else,
-// such as a file that cannot be read, is printed as it is.
+// such as a file that cannot be read, is printed as it is, without the "seald: " the client package starts
+// its errors with (main prints that prefix once).
 func userMessage(err error) string {
 	if e, ok := err.(*seald.Error); ok && e.Code != seald.EINTERNAL && e.Message != "" {
 		return e.Message
 	}
-	return err.Error()
+	msg := strings.ReplaceAll(err.Error(), ": seald: ", ": ")
+	for strings.HasPrefix(msg, "seald: ") {
+		msg = strings.TrimPrefix(msg, "seald: ")
+	}
+	return msg
 }

@@ -18,14 +18,13 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/evm"
-	"seald.dev/seald/internal/wiring"
 	"seald.dev/seald/jcs"
 )
 
-// Exit statuses of `seald proof verify` and `seald verify`, for scripts (docs/verification-path.md).
+// Exit statuses of `seald proof verify` and `seald verify`, for scripts (docs/cli.md).
 const (
 	exitInvalid     = 1 // the proof is not valid (or, for verify, no such record)
-	exitUnchecked   = 2 // it could not be checked: a node, file or trust root was unreachable or missing
+	exitUnchecked   = 2 // it could not be checked: a node, file or trust root was unreachable or missing (as exitUsage)
 	exitRevoked     = 3 // valid, but the token is revoked on chain (verify: the record is REVOKED)
 	exitSuspended   = 4 // verify: the record is SUSPENDED
 	trustRootSuffix = "/.well-known/seald-trust.json"
@@ -44,7 +43,8 @@ func exitWith(code int, format string, args ...any) error {
 	return &exitError{code: code, err: fmt.Errorf(format, args...)}
 }
 
-// exitCode is the exit status of err: 0 for nil, the exitError's code, else 1.
+// exitCode is the exit status of err: 0 for nil and -h, the exitError's code (exitUsage for a command given
+// wrongly), else 1.
 func exitCode(err error) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0 // -h printed the usage asked for
@@ -60,34 +60,28 @@ func exitCode(err error) int {
 // calling seald. FILE may be a bare bundle, an API answer with ?proof=1, or the output of
 // `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg wiring.Config
-	fs := wiring.FlagSet("proof verify", &cfg, false)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("proof verify", "FILE --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]", stderr)
 	rpc := fs.String("rpc", "", "JSON-RPC URL of a node of the bundle's chain")
 	trust := fs.String("trust", "", "the issuer's trust root: a file, or its URL (https://ISSUER"+trustRootSuffix+")")
 	noTrust := fs.Bool("no-trust", false, "check without a trust root: the issuer is then whoever the bundle says")
 	pinDir := fs.String("trust-pin-dir", trustPinDir(), "where trust roots fetched by URL are pinned, one file per origin")
 	repin := fs.Bool("trust-repin", false, "pin the trust root fetched from --trust URL even though it is not signed by the pinned one's key")
 	dataFile := fs.String("data", "", "a file holding the sealed JSON data: its canonical hash must be the bundle's")
-	var file string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		file, args = args[0], args[1:]
+	pos, err := parseArgs(fs, args, getenv, "FILE")
+	if err != nil {
+		return err
 	}
-	if err := wiring.Parse(fs, args, getenv); err != nil {
-		return &exitError{code: exitUnchecked, err: err}
-	}
-	if file == "" {
-		file = fs.Arg(0)
-	}
-	if file == "" || *rpc == "" {
-		return exitWith(exitUnchecked, "usage: seald proof verify FILE --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]")
+	file := pos[0]
+	if *rpc == "" {
+		fs.Usage()
+		return usageError("proof verify needs --rpc URL: a node of the bundle's chain")
 	}
 	if *trust == "" && !*noTrust {
-		return exitWith(exitUnchecked, "no trust root: give --trust with the issuer's trust root (a file, or https://ISSUER%s), "+
+		return usageError("no trust root: give --trust with the issuer's trust root (a file, or https://ISSUER%s), "+
 			"or --no-trust to check without one", trustRootSuffix)
 	}
 	if *trust != "" && *noTrust {
-		return exitWith(exitUnchecked, "--trust and --no-trust: give one")
+		return usageError("--trust and --no-trust: give one")
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -199,17 +193,16 @@ func unwrapProof(b []byte) []byte {
 // trustExport writes the issuer's trust root, read from a running serve, after checking its form: the file
 // to hand to verifiers (seald proof verify --trust FILE).
 func trustExport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var cfg wiring.Config
-	fs := wiring.FlagSet("trust export", &cfg, false)
-	fs.SetOutput(stderr)
-	url := fs.String("url", "http://127.0.0.1:8080", "base URL of the running seald")
+	var a apiFlags
+	fs := newFlagSet("trust export", "[--out FILE]", stderr)
+	a.urlFlags(fs)
 	out := fs.String("out", "", "file to write (default: standard output)")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := a.parse(fs, args, getenv); err != nil {
 		return err
 	}
-	b, _, err := fetchTrustRoot(ctx, strings.TrimRight(*url, "/")+trustRootSuffix, false)
+	b, _, err := fetchTrustRoot(ctx, strings.TrimRight(a.URL, "/")+trustRootSuffix, false)
 	if err != nil {
-		return fmt.Errorf("trust export: %v", err)
+		return fmt.Errorf("trust export: %v", a.explain(err))
 	}
 	t, err := seald.ParseTrustRoot(b)
 	if err == nil {

@@ -23,10 +23,70 @@ import (
 var readmeNotAsWritten = map[string]string{
 	`seald() { go run ./cmd/seald "$@"; }`: "not run: every later `seald` line runs the binary this test built, with the same arguments",
 	`seald serve &`: "run by the harness as a child process on a temporary working directory (data dir ./seald-data there, " +
-		"as the default), on a free port (B is rewritten to it), with --chain-rpc-addr on a free port (the proof line's " +
-		"--rpc is rewritten to it), --webhook-allow 127.0.0.1 as the webhook paragraph says, --batch-wait 100ms and --rate-limit 0",
-	`B=http://127.0.0.1:8080`: "set to the address serve really listens on; the API commands get it as SEALD_URL",
-	`kill %1`:                 "the harness stops its serve with SIGTERM, as kill does, and waits for it to exit",
+		"as the default), on a free port (which it writes to seald-data/serve.url, read by the next lines), with " +
+		"--chain-rpc-addr on a free port (the proof lines' --rpc is rewritten to it), --webhook-allow 127.0.0.1 as the " +
+		"webhook paragraph says, --batch-wait 100ms and --rate-limit 0",
+	`until [ -s seald-data/serve.url ]; do sleep 1; done`: "the harness has waited for serve to listen already",
+	`kill %1`: "the harness stops its serve with SIGTERM, as kill does, and waits for it to exit",
+}
+
+// handFilled matches what a reader would have to fill in by hand in a command of a README sh block: a
+// <placeholder>, an elision (…), or an identifier pasted from one run's answer (a reference, a business,
+// project, key, webhook or delivery id, a hash, a CID).
+var handFilled = regexp.MustCompile(`<[A-Za-z0-9][A-Za-z0-9 _.-]*>|…|\.\.\.|\b[DI]-[0-9a-f]{8}-[0-9a-f]{4}-|\b(biz|prj|key|wh|whd|whsec)_[A-Za-z0-9]{4,}|` +
+	`\b[0-9a-f]{64}\b|\b(bafy|bafk|Qm)[A-Za-z0-9]{20,}`)
+
+// readmeHandFilled returns every command line of the sh blocks of readme that holds a value to fill in by
+// hand (handFilled); comments, which show example answers, are not commands.
+func readmeHandFilled(t *testing.T, readme string) []string {
+	t.Helper()
+	var found []string
+	rest, line := readme, 1
+	for {
+		i := strings.Index(rest, "```sh\n")
+		if i < 0 {
+			return found
+		}
+		line += strings.Count(rest[:i], "\n") + 1
+		body := rest[i+len("```sh\n"):]
+		end := strings.Index(body, "\n```")
+		if end < 0 {
+			t.Fatalf("README line %d: an sh block that does not end", line)
+		}
+		cmds, err := parseShell(body[:end+1], line)
+		if err != nil {
+			t.Fatalf("README line %d: %v", line, err)
+		}
+		for _, c := range cmds {
+			if len(c.words) > 0 && handFilled.MatchString(c.text) {
+				found = append(found, fmt.Sprintf("line %d: %s (%q)", c.line, c.text, handFilled.FindString(c.text)))
+			}
+		}
+		line += strings.Count(body[:end], "\n")
+		rest = body[end+len("\n```"):]
+	}
+}
+
+// TestReadmeHandFilledCheck: the check finds each kind of value to fill in by hand, and passes the lines
+// that read every value from an earlier answer.
+func TestReadmeHandFilledCheck(t *testing.T) {
+	bad := []string{`REF=D-…`, `curl "$B/verify/hash?hash=<64 hex>"`, `curl "$B/ipfs/<cid>"`, `seald key revoke --id key_…`,
+		`seald key revoke --id key_ABCDEFGHJKMNPQRS`, `curl $B/webhooks/wh_7f3k2m9q/deliveries`,
+		`seald status D-0b2c4d6e-1a2b-4c3d-8e9f-001122334455`, `curl "$B/verify/hash?hash=` + strings.Repeat("ab", 32) + `"`,
+		`curl "$B/ipfs/bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"`, `seald tenant update --business biz_...`}
+	good := []string{`REF=$(jq -r .data.reference sealed.json)`, `curl -s "${H[@]}" $B/webhooks/$WH/deliveries > deliveries.json`,
+		`seald key revoke --id $KEY_ID`, `seald proof verify proof.json --trust trust.json --rpc http://127.0.0.1:8545`,
+		`H=(-H "Ocp-Apim-Subscription-Key: $SUB" -H "Api-Key: $KEY")`}
+	for _, l := range bad {
+		if got := readmeHandFilled(t, "```sh\n"+l+"   # {\"reference\":\"D-…\"}\n```\n"); len(got) != 1 {
+			t.Errorf("%s: not found as a value to fill in by hand", l)
+		}
+	}
+	for _, l := range good {
+		if got := readmeHandFilled(t, "```sh\n"+l+"\n# {\"id\":\"wh_…\"}\n```\n"); len(got) != 0 {
+			t.Errorf("%s: taken for a value to fill in by hand: %v", l, got)
+		}
+	}
 }
 
 // TestReadmeWalkthrough runs the README's "A walk through every endpoint" as a new user would: every line of
@@ -39,6 +99,12 @@ func TestReadmeWalkthrough(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, l := range readmeHandFilled(t, string(readme)) {
+		t.Errorf("README %s: a value to fill in by hand; read it from an earlier answer instead (jq)", l)
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	block, first := walkthroughBlock(t, string(readme))
 	cmds, err := parseShell(block, first)
@@ -99,21 +165,21 @@ func walkthroughBlock(t *testing.T, readme string) (string, int) {
 	return body[:end+1], strings.Count(before, "\n") + 2
 }
 
-// walk is the state of the walk-through: the shell's variables, the placeholders learnt from answers, and
-// the processes it started.
+// walk is the state of the walk-through: the shell's variables, the addresses rewritten to the harness's
+// own, and the processes it started.
 type walk struct {
 	t        *testing.T
 	bin, dir string
 	vars     map[string]string
 	arrays   map[string][]string
-	// fill maps a README placeholder to the real value an earlier answer gave.
-	fill     map[string]string
-	seen     map[string]bool
-	serve    *process
-	rpcURL   string
-	recv     *receiver
-	recvURL  string
-	business string
+	// fill maps an address of the README (the receiver's port 9000, the chain's 8545) to the one the
+	// harness's receiver or serve really has.
+	fill    map[string]string
+	seen    map[string]bool
+	serve   *process
+	rpcURL  string
+	recv    *receiver
+	recvURL string
 	// delivered is the event id of the delivery the walk-through replays, which the receiver got signed.
 	delivered string
 }
@@ -143,9 +209,6 @@ func (w *walk) step(c shellCmd, example string) {
 		switch c.text {
 		case `seald serve &`:
 			w.startServe()
-		case `B=http://127.0.0.1:8080`:
-			w.need("serve", w.serve != nil)
-			w.vars["B"] = w.serve.in.URL
 		case `kill %1`:
 			w.need("serve", w.serve != nil)
 			w.serve.terminate(t)
@@ -185,8 +248,7 @@ func (w *walk) startServe() {
 	w.serve.in.httpClient() // the walk-through's traffic is checked against openapi.json too
 }
 
-// assignment runs NAME=value and NAME=(words), and reports whether c was one. A value with "…" is to be
-// copied from an answer: the harness copies it.
+// assignment runs NAME=value and NAME=(words), and reports whether c was one.
 func (w *walk) assignment(c shellCmd) (string, string, bool) {
 	first := c.words[0]
 	m := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=`).FindStringSubmatch(first.raw())
@@ -208,11 +270,6 @@ func (w *walk) assignment(c shellCmd) (string, string, bool) {
 	value := w.expand(c, rest)
 	if len(value) != 1 {
 		w.t.Fatalf("README line %d: %q", c.line, c.text)
-	}
-	if strings.Contains(value[0], "…") {
-		v, ok := w.fill[value[0]]
-		w.need(value[0], ok)
-		return m[1], v, true
 	}
 	return m[1], value[0], true
 }
@@ -261,8 +318,7 @@ func (w *walk) expand(c shellCmd, wd shellWord) []string {
 	return []string{w.placeholders(c, b.String())}
 }
 
-// placeholders replaces the README's placeholders ("D-…", "<cid>", "wh_…", …) with the real values of earlier
-// answers, longest first.
+// placeholders replaces the README's addresses with the harness's (fill), longest first.
 func (w *walk) placeholders(c shellCmd, s string) string {
 	keys := make([]string, 0, len(w.fill))
 	for k := range w.fill {
@@ -278,21 +334,52 @@ func (w *walk) placeholders(c shellCmd, s string) string {
 	return s
 }
 
-// substitute runs $(jq -r .member FILE), the one command substitution of the walk-through.
+// substitute runs the command substitutions of the walk-through: $(cat FILE), and $(jq -r PATH FILE) with
+// PATH a path of members and indexes (.data.deliveries[0].id) over each JSON value of FILE.
 func (w *walk) substitute(c shellCmd, cmd string) string {
 	f := strings.Fields(cmd)
-	if len(f) != 4 || f[0] != "jq" || f[1] != "-r" || !strings.HasPrefix(f[2], ".") {
-		w.t.Fatalf("README line %d: $(%s): only $(jq -r .member FILE) is run", c.line, cmd)
+	if len(f) == 2 && f[0] == "cat" {
+		return strings.TrimRight(readFile(w.t, filepath.Join(w.dir, f[1])), "\n")
 	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(readFile(w.t, filepath.Join(w.dir, f[3]))), &m); err != nil {
-		w.t.Fatalf("README line %d: %s: %v", c.line, f[3], err)
+	if len(f) != 4 || f[0] != "jq" || f[1] != "-r" {
+		w.t.Fatalf("README line %d: $(%s): only $(cat FILE) and $(jq -r PATH FILE) are run", c.line, cmd)
 	}
-	v, ok := m[f[2][1:]].(string)
-	if !ok || v == "" {
-		w.t.Fatalf("README line %d: %s has no %s", c.line, f[3], f[2])
+	path := strings.Trim(f[2], "'")
+	steps := regexp.MustCompile(`\.([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]`).FindAllStringSubmatch(path, -1)
+	dec := json.NewDecoder(strings.NewReader(readFile(w.t, filepath.Join(w.dir, f[3]))))
+	var out []string
+	for dec.More() {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			w.t.Fatalf("README line %d: %s: %v", c.line, f[3], err)
+		}
+		for _, s := range steps {
+			if s[1] != "" {
+				m, _ := v.(map[string]any)
+				v = m[s[1]]
+			} else {
+				l, _ := v.([]any)
+				var i int
+				fmt.Sscan(s[2], &i)
+				v = nil
+				if i < len(l) {
+					v = l[i]
+				}
+			}
+		}
+		switch v := v.(type) {
+		case string:
+			out = append(out, v)
+		case float64:
+			out = append(out, fmt.Sprint(v))
+		default:
+			w.t.Fatalf("README line %d: %s has no %s (%v)", c.line, f[3], path, v)
+		}
 	}
-	return v
+	if len(out) == 0 || out[0] == "" {
+		w.t.Fatalf("README line %d: %s has no %s", c.line, f[3], path)
+	}
+	return strings.Join(out, "\n")
 }
 
 // echo prints a URL to open in a browser (the harness opens it: 200) or writes a file.
@@ -316,40 +403,42 @@ func (w *walk) echo(c shellCmd, args []string) {
 func (w *walk) seald(c shellCmd, args []string) {
 	t := w.t
 	t.Helper()
+	out := ""
+	if n := len(args); n >= 2 && args[n-2] == ">" {
+		args, out = args[:n-2], args[n-1]
+	}
 	cmd := exec.Command(w.bin, args...)
 	cmd.Dir = w.dir
+	// Nothing from the environment: the API commands find serve and its keys through seald-data, as the
+	// README says.
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, "SEALD_") {
 			cmd.Env = append(cmd.Env, e)
 		}
-	}
-	if w.vars["B"] != "" {
-		cmd.Env = append(cmd.Env, "SEALD_URL="+w.vars["B"])
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("README line %d: seald %s: %v\n%s%s", c.line, strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
-	t.Logf("README line %d: seald %s\n%s", c.line, strings.Join(args, " "), stdout.String())
+	t.Logf("README line %d: seald %s\n%s%s", c.line, strings.Join(args, " "), stdout.String(), stderr.String())
+	if out != "" {
+		if err := os.WriteFile(filepath.Join(w.dir, out), stdout.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	sub := strings.Join(args[:min(2, len(args))], " ")
 	switch {
 	case sub == "tenant create":
 		var out map[string]string
-		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil || !strings.HasPrefix(out["business_id"], "biz_") {
+		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil || !strings.HasPrefix(out["business_id"], "biz_") ||
+			!strings.HasPrefix(out["api_key_id"], "key_") {
 			t.Fatalf("README line %d: tenant create --json printed %q (%v)", c.line, stdout.String(), err)
 		}
-		w.business = out["business_id"]
-		w.fill["biz_…"] = w.business
-	case sub == "key list":
-		// The key to rotate and revoke: one of the business just created, not the one this walk-through uses.
-		for _, line := range strings.Split(stdout.String(), "\n") {
-			f := strings.Fields(line)
-			if len(f) > 3 && strings.HasPrefix(f[0], "key_") && f[3] == w.business {
-				w.fill["key_…"] = f[0]
-			}
-		}
-		w.need("a key of "+w.business+" in key list", w.fill["key_…"] != "")
+	case sub == "key rotate" && !strings.Contains(stderr.String(), "seald key revoke --id "+args[3]):
+		t.Errorf("README line %d: key rotate does not say how to revoke the key it replaces:\n%s", c.line, stderr.String())
+	case sub == "keys rotate" && !strings.Contains(stdout.String(), "seald trust export"):
+		t.Errorf("README line %d: keys rotate --signing does not say to export the trust root again:\n%s", c.line, stdout.String())
 	case sub == "verify --reference" && !strings.Contains(stdout.String(), w.vars["REF"]):
 		t.Errorf("README line %d: verify printed %q, not the record %s", c.line, stdout.String(), w.vars["REF"])
 	case sub == "record history" && !strings.Contains(stdout.String(), "REVOKED"):
@@ -456,20 +545,18 @@ func (w *walk) curl(c shellCmd, args []string, example string) {
 	var env map[string]any
 	switch {
 	case strings.HasPrefix(path, "/authentication-status/get/status"):
-		code, raw, env = poll(func(env map[string]any) bool {
-			if s := str(env, "data.state"); s == "FAILED" {
-				t.Fatalf("README line %d: the record FAILED: %v", c.line, env)
-			}
-			return str(env, "data.state") == "COMPLETED"
-		})
-		w.fill["<cid>"], w.fill["token_id=1"] = str(env, "data.cid"), "token_id="+str(env, "data.token_id")
+		// After `seald status --watch`: COMPLETED at once.
+		code, raw, env = send()
+		if s := str(env, "data.state"); s != "COMPLETED" {
+			t.Fatalf("README line %d: the record is %s after seald status --watch: %s", c.line, s, raw)
+		}
 	case strings.HasSuffix(path, "/deliveries"):
 		// Until the answer lists a DELIVERED delivery whose event the receiver got, signed with the secret.
 		code, raw, env = poll(func(env map[string]any) bool {
 			list, _ := field(env, "data.deliveries").([]any)
 			for _, d := range list {
 				if str(d, "state") == "DELIVERED" && w.signed(str(d, "event_id")) > 0 {
-					w.fill["whd_…"], w.delivered = str(d, "id"), str(d, "event_id")
+					w.delivered = str(d, "event_id")
 					return true
 				}
 			}
@@ -494,23 +581,13 @@ func (w *walk) curl(c shellCmd, args []string, example string) {
 	}
 
 	switch {
-	case strings.HasPrefix(path, "/svc-data/data/authentication/"):
-		w.fill["D-…"], w.fill["<64 hex>"] = str(env, "data.reference"), str(env, "data.hash")
-	case path == "/svc-file/api/v1/ovi/generator":
-		w.fill["<encrypted_ovi>"] = str(env, "data.encrypted_ovi")
 	case path == "/webhooks" && method == "POST":
-		w.fill["wh_…"] = str(env, "data.id")
 		w.recv.setSecret(str(env, "data.secret"))
 	case strings.HasSuffix(path, "/replay"):
 		if got := str(env, "data.event_id"); got != w.delivered {
 			t.Errorf("README line %d: the replay is of event %q, the delivery's event is %q", c.line, got, w.delivered)
 		}
 		waitFor(t, "the replayed delivery at the receiver, with the same event id", func() bool { return w.signed(w.delivered) >= 2 })
-	}
-	for k, v := range w.fill {
-		if v == "" || v == "token_id=" {
-			t.Fatalf("README line %d: the answer gave no value for %s: %.500s", c.line, k, raw)
-		}
 	}
 }
 

@@ -14,7 +14,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	var cfg wiring.Config
 	fs := wiring.FlagSet("serve", &cfg, true)
 	fs.SetOutput(stderr)
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	setUsage(fs, "[flags]")
+	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
 	}
 	app, err := wiring.Build(ctx, cfg, wiring.Options{Getenv: getenv, Stdout: stdout, Stderr: stderr})

@@ -21,21 +21,13 @@ import (
 // signs on request with its current key. A current key is replaced by a new one first.
 func keysCompromised(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("keys compromised", &cfg, false)
-	fs.SetOutput(stderr)
-	var id string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		id, args = args[0], args[1:]
-	}
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	fs := newFlagSet("keys compromised", "KEY_ID (the key_id of the trust root or of a bundle)", stderr)
+	wiring.SecretsFlags(fs, &cfg)
+	pos, err := parseArgs(fs, args, getenv, "KEY_ID")
+	if err != nil {
 		return err
 	}
-	if id == "" {
-		id = fs.Arg(0)
-	}
-	if id == "" {
-		return errors.New("usage: seald keys compromised KEY_ID (the key_id of the trust root or of a bundle)")
-	}
+	id := pos[0]
 	return editSecrets(&cfg, getenv, "keys compromised", stdout, func(k *secret.Keys) error {
 		rotated, err := k.Compromise(id)
 		if err != nil {
@@ -55,8 +47,8 @@ func keysCompromised(ctx context.Context, args []string, getenv func(string) str
 // redeploy, and refuses its anchors outside that range.
 func trustRetireContract(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg wiring.Config
-	fs := wiring.FlagSet("trust retire-contract", &cfg, false)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("trust retire-contract", "--chain-id N --contract ADDRESS --anchorer ADDRESS --to-block N [--network N] [--from-block N]", stderr)
+	wiring.SecretsFlags(fs, &cfg)
 	var c seald.ContractRange
 	var to uint64
 	fs.StringVar(&c.Network, "network", seald.NetworkPolygon, "POLYGON or EOS")
@@ -65,17 +57,18 @@ func trustRetireContract(ctx context.Context, args []string, getenv func(string)
 	fs.StringVar(&c.Anchorer, "anchorer", "", "address that sent its anchoring transactions (the chain key's)")
 	fs.Uint64Var(&c.FromBlock, "from-block", 0, "first block it anchored in (its deployment block, or 0)")
 	fs.Uint64Var(&to, "to-block", 0, "last block it anchored in for you; when its key leaked, the last block before the leak")
-	if err := wiring.Parse(fs, args, getenv); err != nil {
+	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if c.ChainID == "" || c.Contract == "" || c.Anchorer == "" || !set["to-block"] {
-		return errors.New("trust retire-contract needs --chain-id, --contract, --anchorer and --to-block")
+		fs.Usage()
+		return usageError("trust retire-contract needs --chain-id, --contract, --anchorer and --to-block")
 	}
 	for _, a := range []*string{&c.Contract, &c.Anchorer} {
 		if !common.IsHexAddress(*a) {
-			return fmt.Errorf("trust retire-contract: %q is not an address", *a)
+			return usageError("trust retire-contract: %q is not an address", *a)
 		}
 		*a = common.HexToAddress(*a).Hex()
 	}
@@ -94,7 +87,7 @@ func trustRetireContract(ctx context.Context, args []string, getenv func(string)
 func editSecrets(cfg *wiring.Config, getenv func(string) string, cmd string, stdout io.Writer, edit func(k *secret.Keys) error) error {
 	path := cfg.SecretsPath()
 	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("%s: no secrets file at %s (--data-dir or --secrets-file)", cmd, path)
+		return noSecretsFile(cmd, cfg)
 	}
 	pass := wiring.Value(getenv(wiring.PassphraseEnv))
 	k, _, err := wiring.LoadSecrets(path, pass)

@@ -11,43 +11,22 @@ import (
 
 // webhookCommand runs `seald webhook add|list|rm|deliveries|replay` through the API, for the project of the
 // API key.
-func webhookCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func webhookCommand(ctx context.Context, sub string, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	var a apiFlags
-	fs := apiFlagSet("webhook "+sub, &a)
-	fs.SetOutput(stderr)
+	synopsis, names := map[string]string{
+		"add": "URL [--events record.completed,record.failed,record.status_changed,record.erased] [--json]", "list": "[--json]",
+		"rm": "ID [--json]", "deliveries": "ID [--json]", "replay": "DELIVERY_ID [--json]",
+	}[sub], map[string][]string{"add": {"URL"}, "rm": {"ID"}, "deliveries": {"ID"}, "replay": {"DELIVERY_ID"}}[sub]
+	fs := apiFlagSet("webhook "+sub, synopsis, &a, stderr)
+	defer func() { err = a.explain(err) }()
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	var events *string
-	want := 1
-	switch sub {
-	case "add":
+	if sub == "add" {
 		events = fs.String("events", "", "comma-separated event types: record.completed, record.failed, record.status_changed, record.erased (default: all)")
-		fs.Usage = func() {
-			fmt.Fprintln(fs.Output(), "usage: seald webhook add URL [--events record.completed,record.failed,record.status_changed,record.erased] [--json]")
-			fs.PrintDefaults()
-		}
-	case "list":
-		want = 0
-		fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: seald webhook list [--json]"); fs.PrintDefaults() }
-	case "rm":
-		fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: seald webhook rm ID [--json]"); fs.PrintDefaults() }
-	case "deliveries":
-		fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: seald webhook deliveries ID [--json]"); fs.PrintDefaults() }
-	case "replay":
-		fs.Usage = func() {
-			fmt.Fprintln(fs.Output(), "usage: seald webhook replay DELIVERY_ID [--json]")
-			fs.PrintDefaults()
-		}
 	}
-	pos, err := parseInterspersed(fs, args, getenv)
+	pos, err := a.parse(fs, args, getenv, names...)
 	if err != nil {
 		return err
-	}
-	if len(pos) != want {
-		fs.Usage()
-		if want == 0 {
-			return fmt.Errorf("webhook %s takes no argument", sub)
-		}
-		return fmt.Errorf("webhook %s: give one argument", sub)
 	}
 	c, err := a.client(stderr)
 	if err != nil {

@@ -33,6 +33,7 @@ const (
 	Serve Mode = iota
 	// Operator builds only the secrets, the store and the Service over them, for the operator commands
 	// (tenant, key, record, project): nothing listens and no pipeline runs, so they may run beside serve.
+	// It opens only a store serve created (RequireStore), and creates nothing.
 	Operator
 )
 
@@ -125,6 +126,11 @@ func Build(ctx context.Context, cfg Config, opts Options) (_ *App, err error) {
 // operator commands share with serve. serving adds serve's start checks.
 func (a *App) openService(ctx context.Context, opts Options, serving bool) error {
 	cfg := &a.Config
+	if !serving {
+		if err := RequireStore(ctx, cfg); err != nil {
+			return err
+		}
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}

@@ -104,9 +104,7 @@ type Config struct {
 // (the operator commands) or everything (serve).
 func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&cfg.DataDir, "data-dir", "./seald-data", "directory for the embedded store, IPFS blocks, chain, outbox and keys")
-	fs.StringVar(&cfg.Database, "database", "", "SQLite file path, or a postgres:// URL (default: <data-dir>/seald.db)")
-	fs.StringVar(&cfg.SecretsFile, "secrets-file", "", "the service's keys, created at first start; every instance on one database needs the same file (default: <data-dir>/secrets.json)")
+	StoreFlags(fs, cfg)
 	if !all {
 		return fs
 	}
@@ -158,6 +156,19 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 0, "how long one webhook delivery attempt may take, connection and answer (0: "+webhook.DefaultTimeout.String()+", or half of --job-lease when that is shorter)")
 	fs.StringVar(&cfg.Metrics, "metrics", "api", "Prometheus metrics: api (GET /metrics on the API listener), off, or host:port of a separate listener")
 	return fs
+}
+
+// StoreFlags declares the flags that name a store: --data-dir, --database and --secrets-file.
+func StoreFlags(fs *flag.FlagSet, cfg *Config) {
+	SecretsFlags(fs, cfg)
+	fs.StringVar(&cfg.Database, "database", "", "SQLite file path, or a postgres:// URL (default: <data-dir>/seald.db)")
+}
+
+// SecretsFlags declares the flags that name the secrets file only (--data-dir and --secrets-file), for the
+// commands that change the service's keys and nothing in the store.
+func SecretsFlags(fs *flag.FlagSet, cfg *Config) {
+	fs.StringVar(&cfg.DataDir, "data-dir", "./seald-data", "directory for the embedded store, IPFS blocks, chain, outbox and keys")
+	fs.StringVar(&cfg.SecretsFile, "secrets-file", "", "the service's keys, created at first start; every instance on one database needs the same file (default: <data-dir>/secrets.json)")
 }
 
 // Parse reads flags, then fills every flag not given on the command line from SEALD_<NAME> (upper case,

@@ -47,6 +47,14 @@ func (a *App) Run(ctx context.Context) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- a.Server.Serve(a.listener) }()
 	logger.Info("serving", "addr", a.listener.Addr().String(), "public_url", cfg.PublicURL, "database", redactDSN(cfg.DatabaseSpec()))
+	// Where the API commands on this data dir find this serve (written before saying it listens, so that
+	// whoever waits for the one finds the other); removed on the way out.
+	local := dialableURL(strings.SplitN(a.URL, "://", 2)[0], a.listener.Addr())
+	if err := writeServeURL(cfg.DataDir, local); err != nil {
+		logger.Warn("could not write "+ServeURLFile+": the API commands need --url", "err", err)
+	} else {
+		defer removeServeURL(cfg.DataDir, local)
+	}
 	fmt.Fprintf(a.stdout, "seald: listening on %s\n", a.URL)
 
 	var err error
