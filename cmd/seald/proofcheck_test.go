@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,7 +152,9 @@ func TestProofCheckInBrowser(t *testing.T) {
 		// With other data, only the data step fails; without data it is not checked.
 		tb.do(chromedp.SetValue(chromedp.CSS("#check-data"), `{"invoice":"INV-99"}`))
 		tb.runProofCheck().want(t, "Not valid", "fail")
-		tb.do(chromedp.SetValue(chromedp.CSS("#check-data"), ``))
+		if _, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`document.getElementById('check-data').value = ''; true`)); err != nil {
+			t.Fatal(err)
+		}
 		tb.runProofCheck().want(t, "Valid", "skip")
 		tb.quiet()
 	})
@@ -266,4 +269,27 @@ func (tb *tab) shots(dir, name string) {
 	tb.screenshot(dir, name+"-1280.png")
 	tb.accessible(name + " at 1280 px")
 	tb.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait))
+}
+
+// TestProofCheckDefaultsToEmbeddedRPC: on the embedded development chain, the page's proof check asks the
+// chain's own JSON-RPC (--chain-rpc-addr) unless --public-rpc says otherwise; the standalone checker is a
+// download.
+func TestProofCheckDefaultsToEmbeddedRPC(t *testing.T) {
+	rpcAddr := freePort(t)
+	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr)
+	r := in.post(authPath, map[string]any{"data": map[string]any{"deed": "plot 9"}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	in.waitState(ref, "COMPLETED", 60*time.Second)
+	code, page := fetch(t, in.URL+"/v/"+ref)
+	if code != 200 || !strings.Contains(string(page), `id="proof-rpc" name="rpc" type="url" value="http://`+rpcAddr+`"`) {
+		t.Errorf("page %d: the proof check's node is not the embedded chain's http://%s", code, rpcAddr)
+	}
+	resp, err := http.Get(in.URL + "/seald-checker.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("seald-checker.html: %d %v", resp.StatusCode, resp.Header)
+	}
 }
