@@ -53,7 +53,6 @@ func (s *Server) routes() http.Handler {
 	if s.Page != nil {
 		mux.Handle("GET /v/", s.Page)
 		mux.Handle("GET /assets/", s.Page)
-		mux.Handle("GET /seald-checker.html", s.Page)
 		// The page's two JSON documents are operations of openapi.json; their errors are JSON too (web).
 		mux.Handle("GET /v/{reference}/proof.json", s.Page)
 		mux.Handle("GET /tokens/{network}/{token_id}", s.Page)

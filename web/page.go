@@ -77,7 +77,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		mux.HandleFunc("GET /v/{id}/qr.png", p.qr(qrPNG, "image/png"))
 		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
 		mux.HandleFunc("GET /assets/{name}", serveAsset)
-		mux.HandleFunc("GET /seald-checker.html", p.checker)
+		mux.HandleFunc("GET /assets/seald-checker.html", p.checker)
 		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { p.notFound(w, r) })
 		p.handler = mux
 	})

@@ -216,7 +216,7 @@ func TestProofCheckInBrowser(t *testing.T) {
 	})
 
 	t.Run("standalone file", func(t *testing.T) {
-		code, html := fetch(t, in.URL+"/seald-checker.html")
+		code, html := fetch(t, in.URL+"/assets/seald-checker.html")
 		if code != 200 || !strings.Contains(string(html), "nobleHashes") || strings.Contains(string(html), `src="/assets`) {
 			t.Fatalf("seald-checker.html: %d, %d bytes", code, len(html))
 		}
@@ -284,7 +284,7 @@ func TestProofCheckDefaultsToEmbeddedRPC(t *testing.T) {
 	if code != 200 || !strings.Contains(string(page), `id="proof-rpc" name="rpc" type="url" value="http://`+rpcAddr+`"`) {
 		t.Errorf("page %d: the proof check's node is not the embedded chain's http://%s", code, rpcAddr)
 	}
-	resp, err := http.Get(in.URL + "/seald-checker.html")
+	resp, err := http.Get(in.URL + "/assets/seald-checker.html")
 	if err != nil {
 		t.Fatal(err)
 	}
