@@ -87,7 +87,8 @@ func (tb *tab) interceptProof(body []byte) {
 // TestProofCheckInBrowser runs the verification page's in-browser proof check, and the standalone checker
 // opened from file://, in headless Chromium against seald on geth: a genuine record passes every step (its
 // data too); bundles whose Merkle path, root or signature was altered fail at that step; a record revoked on
-// chain reads "revoked". axe-core checks every state, and each is kept as screenshots at 390 and 1280 px.
+// chain reads "revoked"; from file://, the standalone checker gives the same results, and honours a trust
+// root that marks the key compromised or retired before the anchor. axe-core checks every state, and each is kept as screenshots at 390 and 1280 px.
 func TestProofCheckInBrowser(t *testing.T) {
 	browser := newBrowser(t)
 	shots := artifactDir(t)
@@ -229,23 +230,36 @@ func TestProofCheckInBrowser(t *testing.T) {
 			return path
 		}
 		checker, trust := write("seald-checker.html", html), write("seald-trust.json", trustDoc)
+		// The issuer's key, as a trust root lists it after it was marked compromised, or retired before the anchor.
+		keyAs := func(name, status, field string) string {
+			var doc map[string]any
+			_ = json.Unmarshal(trustDoc, &doc)
+			k := doc["keys"].([]any)[0].(map[string]any)
+			k["status"], k[field] = status, time.Now().Add(-24*time.Hour).UTC().Format(time.RFC3339)
+			b, _ := json.Marshal(doc)
+			return write(name, b)
+		}
+		compromised, retired := keyAs("compromised.json", "compromised", "compromised_at"), keyAs("retired.json", "retired", "retired_at")
 		for _, c := range []struct {
 			name, verdict, data string
 			bundle              []byte
+			trust               string
 			fail                []string
 		}{
-			{"genuine", "Valid", "pass", bundle, nil},
-			{"altered path", "Not valid", "skip", tampered[0].body, tampered[0].fail},
-			{"altered root", "Not valid", "skip", tampered[1].body, tampered[1].fail},
-			{"altered signature", "Not valid", "skip", tampered[2].body, tampered[2].fail},
-			{"revoked", "Revoked", "skip", revokedBundle, []string{"revocation"}},
+			{"genuine", "Valid", "pass", bundle, trust, nil},
+			{"altered path", "Not valid", "skip", tampered[0].body, trust, tampered[0].fail},
+			{"altered root", "Not valid", "skip", tampered[1].body, trust, tampered[1].fail},
+			{"altered signature", "Not valid", "skip", tampered[2].body, trust, tampered[2].fail},
+			{"revoked", "Revoked", "skip", revokedBundle, trust, []string{"revocation"}},
+			{"compromised key", "Not valid", "skip", bundle, compromised, []string{"issuer"}},
+			{"key retired before the anchor", "Not valid", "skip", bundle, retired, []string{"anchor"}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				tb := newTab(t, browser, false)
 				name := "standalone-" + strings.ReplaceAll(c.name, " ", "-")
 				tb.open("file://"+checker, shots, name)
 				tb.do(chromedp.SetUploadFiles(chromedp.CSS("#proof-bundle-file"), []string{write("p.proof.json", c.bundle)}),
-					chromedp.SetUploadFiles(chromedp.CSS("#proof-trust-file"), []string{trust}),
+					chromedp.SetUploadFiles(chromedp.CSS("#proof-trust-file"), []string{c.trust}),
 					chromedp.SetValue(chromedp.CSS("#proof-rpc"), g.URL))
 				if c.data == "pass" {
 					tb.do(chromedp.SetValue(chromedp.CSS("#proof-data"), data))
