@@ -45,7 +45,7 @@ func (f blockTimes) BlockTime(_ context.Context, network string, block uint64) (
 // no "Genuine" (issue 32).
 func TestAnchorTimeAndPrivateDevelopment(t *testing.T) {
 	rec := &seald.PublicRecord{Status: seald.StatusActive, Reference: "D-1", Hash: "ab12", Network: "POLYGON",
-		Chain: seald.Chain{Network: "POLYGON", ChainID: "137", Contract: "0xC0", PublicRPC: "https://rpc.example"},
+		Chain:   seald.Chain{Network: "POLYGON", ChainID: "137", Contract: "0xC0", PublicRPC: "https://rpc.example"},
 		TokenID: 9, TxHash: "0xt", BlockNumber: 77}
 	p, _ := fakePage(rec, nil)
 	asked := 0
