@@ -32,6 +32,9 @@ type Chain struct {
 	// Development marks seald's embedded development chain: a chain of this machine, not the network it
 	// stands in for. Everything that shows a chain says so (ChainName).
 	Development bool
+	// PublicRPC is the JSON-RPC URL of a public node of the chain that the verification page offers visitors
+	// for the proof check in their browser (serve --public-rpc); they may replace it. Empty: none suggested.
+	PublicRPC string
 }
 
 // Name says which chain this is in words, for people: "Polygon PoS (chain 137)", "Polygon Amoy testnet

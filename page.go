@@ -13,6 +13,9 @@ type PublicRecord struct {
 	// Private is true for a record of a PRIVATE project.
 	Private bool
 	Status  Status
+	// Development: the record's network is seald's embedded development chain. Set for a PRIVATE record
+	// too, whose page must not read as a verdict either.
+	Development bool
 
 	// The rest is left empty for a PRIVATE record.
 	Reference      string
@@ -42,7 +45,7 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 		return nil, err
 	}
 	if r.Privacy != PrivacyPublic {
-		return &PublicRecord{Private: true, Status: r.Status}, nil
+		return &PublicRecord{Private: true, Status: r.Status, Development: s.Chains[r.Network].Development}, nil
 	}
 	v, err := s.verification(ctx, nil, r)
 	if err != nil {
@@ -50,7 +53,7 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 	}
 	pr := &PublicRecord{
 		Status: r.Status, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
-		Chain: s.Chains[r.Network], TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
+		Chain: s.Chains[r.Network], Development: s.Chains[r.Network].Development, TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
 		ErasedAt: r.ErasedAt, Business: v.Business, Project: v.Project,
 	}
 	if r.TokenID != 0 && r.BatchID != 0 {

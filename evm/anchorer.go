@@ -414,6 +414,16 @@ func (a *Anchorer) Receipt(ctx context.Context, txHash string) (*seald.Receipt, 
 	return &seald.Receipt{TxHash: r.TxHash.Hex(), BlockNumber: r.BlockNumber.Uint64(), BlockHash: r.BlockHash.Hex(), GasUsed: r.GasUsed}, nil
 }
 
+// BlockTime is the time of a block of the chain, as its header says: what the verification page shows as
+// the time of an anchor.
+func (a *Anchorer) BlockTime(ctx context.Context, block uint64) (time.Time, error) {
+	h, err := a.client.HeaderByNumber(ctx, new(big.Int).SetUint64(block))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("evm: header of block %d: %w", block, err)
+	}
+	return time.Unix(int64(h.Time), 0).UTC(), nil
+}
+
 // Included reports where a transaction is included in the node's canonical chain now, final or not,
 // reverted or not; nil when it is not.
 func (a *Anchorer) Included(ctx context.Context, txHash string) (*seald.Receipt, error) {

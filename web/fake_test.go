@@ -49,7 +49,7 @@ func TestPageWithFakeSource(t *testing.T) {
 	p, _ := fakePage(rec, nil)
 	w, body := serve(p, "/v/D-1")
 	if w.Code != 200 || w.Header().Get("Content-Type") != "text/html; charset=utf-8" || w.Header().Get("Cache-Control") != "no-store" ||
-		w.Header().Get("Referrer-Policy") != "no-referrer" || !strings.Contains(w.Header().Get("Content-Security-Policy"), "connect-src 'none'") {
+		w.Header().Get("Referrer-Policy") != "no-referrer" || !strings.Contains(w.Header().Get("Content-Security-Policy"), "connect-src 'self' https: http:") {
 		t.Fatalf("%d %v", w.Code, w.Header())
 	}
 	for _, want := range []string{"Suspended: do not rely on this record for now", "Acme &amp; Sons", "ab12",

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,17 +47,22 @@ type Page struct {
 	// GatewayURL is the base of the IPFS gateway link ("{GatewayURL}/ipfs/{cid}").
 	GatewayURL string
 	Logger     *slog.Logger
+	// BlockTimes, when set, gives the time of an anchor's block, shown on the page; nil: not shown.
+	BlockTimes BlockTimer
 
 	once    sync.Once
 	handler http.Handler
+	timesMu sync.Mutex
+	times   map[string]time.Time // network/block: its time
 }
 
 // csp allows script and style from /assets only (no inline script, so an injected <script> cannot run even
 // if escaping failed), images from anywhere over http(s) because the owner's logo lives on their own site,
-// and no connections at all: the in-browser check can be seen, in the browser's own enforcement, to send
-// nothing anywhere.
+// and connections to this service (the proof bundle and trust root) and to any http(s) URL, because the
+// in-browser proof check asks the chain node the visitor chooses. The data check (check.js) makes no
+// connection at all.
 const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; " +
-	"connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	"connect-src 'self' https: http:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // ServeHTTP answers the page, its QR codes and its assets.
 func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -71,6 +77,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		mux.HandleFunc("GET /v/{id}/qr.png", p.qr(qrPNG, "image/png"))
 		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
 		mux.HandleFunc("GET /assets/{name}", serveAsset)
+		mux.HandleFunc("GET /assets/seald-checker.html", p.checker)
 		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { p.notFound(w, r) })
 		p.handler = mux
 	})
@@ -98,7 +105,48 @@ func (p *Page) record(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	}
-	p.render(w, http.StatusOK, recordPage, p.view(id, rec))
+	v := p.view(id, rec)
+	if at := p.blockTime(r.Context(), rec); !at.IsZero() {
+		v.setAnchoredAt(at)
+	}
+	p.render(w, http.StatusOK, recordPage, v)
+}
+
+// BlockTimer tells when a block of a network was made: the time the page gives an anchor.
+type BlockTimer interface {
+	BlockTime(ctx context.Context, network string, block uint64) (time.Time, error)
+}
+
+// maxBlockTimes bounds the cache of block times: one entry per anchoring batch read by a visitor.
+const maxBlockTimes = 10000
+
+// blockTime is the time of the block that anchored rec, zero when unknown. The block of a confirmed batch
+// is final, so its time is kept once read; a node that does not answer costs the page that line only.
+func (p *Page) blockTime(ctx context.Context, rec *seald.PublicRecord) time.Time {
+	if p.BlockTimes == nil || rec.Private || rec.TokenID == 0 || rec.BlockNumber == 0 {
+		return time.Time{}
+	}
+	key := rec.Network + "/" + strconv.FormatUint(rec.BlockNumber, 10)
+	p.timesMu.Lock()
+	at, ok := p.times[key]
+	p.timesMu.Unlock()
+	if ok {
+		return at
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	at, err := p.BlockTimes.BlockTime(ctx, rec.Network, rec.BlockNumber)
+	if err != nil {
+		p.logger().WarnContext(ctx, "verification page: block time", "network", rec.Network, "block", rec.BlockNumber, "err", err)
+		return time.Time{}
+	}
+	p.timesMu.Lock()
+	if p.times == nil || len(p.times) >= maxBlockTimes {
+		p.times = map[string]time.Time{}
+	}
+	p.times[key] = at
+	p.timesMu.Unlock()
+	return at
 }
 
 // proof serves the proof bundle of a PUBLIC anchored record to anyone, as a file `seald proof verify` and
@@ -250,6 +298,7 @@ func loadAssets() map[string]*asset {
 	out := map[string]*asset{}
 	types := map[string]string{
 		".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
+		".LICENSE": "text/plain; charset=utf-8",
 	}
 	err := fs.WalkDir(assetFS, "assets", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -48,6 +48,9 @@ type recordView struct {
 	ContractLink   string
 	TokenID        string // empty until anchored
 	TokenLink      string
+	PublicRPC      string // the chain node the in-browser proof check asks by default (serve --public-rpc)
+	AnchoredAt     string // the anchoring block's time, for people; empty when unknown
+	AnchoredAtISO  string
 	TxHash         string
 	TxLink         string
 	RevokedOnChain bool
@@ -94,6 +97,13 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 	v.Issuer = strings.TrimSuffix(p.Service.TrustRootURL(), "/.well-known/seald-trust.json")
 	if r.Private {
 		v.Title = "Private sealed record: " + string(r.Status)
+		if r.Development && r.Status == seald.StatusActive {
+			// No "Genuine" on a development chain, private or not (issue 32).
+			v.Class, v.Headline = "development", developmentHeadline
+			v.Explain = "This service runs on a development chain of its own. The record exists, active; but whoever " +
+				"runs the service can rewrite its own chain, so this proves nothing to anyone else. Do not treat the " +
+				"document as verified."
+		}
 		return v
 	}
 	v.Title = verdict.headline
@@ -126,6 +136,7 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 		v.TxHash, v.BlockNumber = r.TxHash, r.BlockNumber
 		v.ProofLink = "/v/" + id + "/proof.json"
 		v.TrustURL = p.Service.TrustRootURL()
+		v.PublicRPC = httpURL(ch.PublicRPC)
 		if explorer != "" && v.RevokeTx != "" {
 			v.RevokeTxLink = explorer + "/tx/" + v.RevokeTx
 		}
@@ -185,5 +196,15 @@ func (p *Page) explainProof(v *recordView, r *seald.PublicRecord) {
 		"The record exists in this service under this link, with the status shown.",
 		"Its fingerprint is anchored on " + v.ChainName + ", a chain that runs on the service's own machine.",
 		"A chain only its operator writes to is no independent witness: it proves nothing to anyone else.",
+	}
+}
+
+// setAnchoredAt shows the time of the anchor's block, and words the anchor with it.
+func (v *recordView) setAnchoredAt(at time.Time) {
+	at = at.UTC()
+	v.AnchoredAt, v.AnchoredAtISO = at.Format("2 January 2006, 15:04:05 UTC"), at.Format(time.RFC3339)
+	if v.Anchored != "" {
+		v.Anchored = "This exact data (the fingerprint above) existed no later than " + v.AnchoredAt + ", the time of block " +
+			strconv.FormatUint(v.BlockNumber, 10) + " on " + v.ChainName + ", where the issuer at " + v.Issuer + " anchored it."
 	}
 }

@@ -44,6 +44,9 @@ type Options struct {
 	MinerTip *big.Int
 	// Debug serves the debug API over HTTP too, for tests that rewind the chain (debug_setHead).
 	Debug bool
+	// CORS lets web pages of any origin call the node (--http.corsdomain '*'), as public endpoints do, for
+	// the browser tests of the in-browser proof check.
+	CORS bool
 }
 
 // Geth is a running (or stopped) geth node.
@@ -130,6 +133,9 @@ func (g *Geth) start() {
 				args[i] = "eth,net,web3,debug"
 			}
 		}
+	}
+	if g.opts.CORS {
+		args = append(args, "--http.corsdomain", "*")
 	}
 	if g.opts.MinerTip != nil {
 		args = append(args, "--miner.gasprice", g.opts.MinerTip.String())

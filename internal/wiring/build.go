@@ -294,7 +294,7 @@ func (a *App) ensureDefaultTenant(ctx context.Context) error {
 // buildServer makes the verification page, the API and its http.Server (TLS when configured).
 func (a *App) buildServer() error {
 	cfg, svc, parts := &a.Config, a.Service, a.Parts
-	parts.Page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: a.Logger}
+	parts.Page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: a.Logger, BlockTimes: blockTimes(parts.Anchorers)}
 	api := &httpapi.Server{
 		Service: svc, Logger: a.Logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
 		TrustedProxies: cfg.TrustedProxies,

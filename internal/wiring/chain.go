@@ -48,6 +48,13 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 		}
 		if cfg.ChainRPCAddr != "" {
 			logger.Info("embedded chain JSON-RPC", "url", e.RPCURL(), "contract", e.Contract().Hex())
+			if _, ok := cfg.PublicRPC[seald.NetworkPolygon]; !ok {
+				// The page's proof check asks the chain the records are on: here, this machine's own.
+				if cfg.PublicRPC == nil {
+					cfg.PublicRPC = PublicRPCs{}
+				}
+				cfg.PublicRPC[seald.NetworkPolygon] = e.RPCURL()
+			}
 		}
 		logger.Warn("POLYGON records are anchored on seald's embedded development chain, not on Polygon: "+
 			"their proofs show nothing beyond this machine; give --chain the RPC URL of a Polygon (or Amoy) node to anchor for real",
@@ -65,14 +72,14 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 			"confirmations", a.Confirmations())
 	}
 	closers.Add("polygon anchorer", func() error { polygon.Close(); return nil })
-	p.add(polygon, cfg.ExplorerURL)
+	p.add(polygon, cfg.ExplorerURL, cfg.PublicRPC[seald.NetworkPolygon])
 	if cfg.EOSChain != "" {
 		a, err := dialChain(ctx, cfg, eosNet)
 		if err != nil {
 			return err
 		}
 		closers.Add("eos anchorer", func() error { a.Close(); return nil })
-		p.add(a, cfg.EOSExplorerURL)
+		p.add(a, cfg.EOSExplorerURL, cfg.PublicRPC[seald.NetworkEOS])
 		logger.Info("anchoring", "network", seald.NetworkEOS, "chain", a.Chain().Name(), "contract", a.Chain().Contract,
 			"signer", a.Address().Hex(), "tx_type", string(eosNet.txType), "finality", string(a.Finality()), "confirmations", a.Confirmations())
 	}
@@ -198,9 +205,10 @@ func (n network) probe(ctx context.Context) (uint64, error) {
 	return id.Uint64(), nil
 }
 
-func (p *Parts) add(a *evm.Anchorer, explorer string) {
+func (p *Parts) add(a *evm.Anchorer, explorer, publicRPC string) {
 	ch := a.Chain()
 	ch.Explorer = strings.TrimRight(explorer, "/")
+	ch.PublicRPC = publicRPC
 	p.Anchorers[ch.Network] = a
 	p.Chains[ch.Network] = ch
 	p.Checks["chain_"+strings.ToLower(ch.Network)] = func(ctx context.Context) error {
@@ -266,4 +274,17 @@ func deployOptions(cfg *Config, network string) evm.DeployOptions {
 		o.BaseURI = strings.TrimRight(cfg.PublicURL, "/") + "/tokens/" + network + "/"
 	}
 	return o
+}
+
+// blockTimes reads block times from each network's anchorer, for the verification page.
+type blockTimes map[string]seald.Anchorer
+
+func (b blockTimes) BlockTime(ctx context.Context, network string, block uint64) (time.Time, error) {
+	a, ok := b[network].(interface {
+		BlockTime(ctx context.Context, block uint64) (time.Time, error)
+	})
+	if !ok {
+		return time.Time{}, fmt.Errorf("no chain for network %s", network)
+	}
+	return a.BlockTime(ctx, block)
 }

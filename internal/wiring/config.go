@@ -93,6 +93,10 @@ type Config struct {
 	// ExplorerURL and EOSExplorerURL are the block explorers the verification page links to.
 	ExplorerURL    string
 	EOSExplorerURL string
+	// PublicRPC is, per network, the public JSON-RPC node the verification page's in-browser proof check
+	// asks by default (the visitor may give another). On the embedded chain POLYGON defaults to the chain's
+	// own JSON-RPC (--chain-rpc-addr).
+	PublicRPC PublicRPCs
 
 	// PipelineOff runs no pipeline job runners or anchor leaders: records stay PENDING once accepted. No
 	// flag sets it; sealbench does, to measure the API's intake and verification alone, with everything
@@ -140,6 +144,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.EOSGasPriceCeiling, "eos-gas-price-ceiling", "1000", "highest gas price (or max fee per gas) of EOS transactions, replacements included, in gwei")
 	fs.StringVar(&cfg.ExplorerURL, "explorer-url", "", "block explorer of POLYGON for the verification page (https://polygonscan.com; empty: no links)")
 	fs.StringVar(&cfg.EOSExplorerURL, "eos-explorer-url", "", "block explorer of EOS EVM for the verification page (empty: no links)")
+	fs.Var(&cfg.PublicRPC, "public-rpc", "public JSON-RPC node of each network for the verification page's in-browser proof check, as NETWORK=URL[,NETWORK=URL] (POLYGON=https://polygon-rpc.com); visitors may give another; the embedded chain's default is its --chain-rpc-addr")
 	fs.IntVar(&cfg.BatchSize, "batch-size", pipeline.DefaultAnchor.MaxRecords, "records per anchoring batch at most")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", pipeline.DefaultAnchor.MaxWait, "upper bound of a wait in the anchoring step (a revocation waiting for its token); batches leave as soon as none is in flight")
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
@@ -245,6 +250,42 @@ func (p *Prefixes) Set(v string) error {
 			x = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
 		}
 		*p = append(*p, x.Masked())
+	}
+	return nil
+}
+
+// PublicRPCs maps a network (POLYGON, EOS) to the URL of a public JSON-RPC node, as a flag:
+// NETWORK=URL[,NETWORK=URL].
+type PublicRPCs map[string]string
+
+func (p *PublicRPCs) String() string {
+	if p == nil {
+		return ""
+	}
+	var s []string
+	for _, n := range []string{seald.NetworkPolygon, seald.NetworkEOS} {
+		if u, ok := (*p)[n]; ok {
+			s = append(s, n+"="+u)
+		}
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *PublicRPCs) Set(v string) error {
+	*p = PublicRPCs{}
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, u, ok := strings.Cut(f, "=")
+		n, u = strings.ToUpper(strings.TrimSpace(n)), strings.TrimSpace(u)
+		if !ok || (n != seald.NetworkPolygon && n != seald.NetworkEOS) {
+			return fmt.Errorf("%q is not NETWORK=URL with NETWORK POLYGON or EOS", f)
+		}
+		if l := strings.ToLower(u); !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "http://") || strings.ContainsAny(u, " \t\"'<>`") {
+			return fmt.Errorf("%s: %q is not an http(s) URL", n, u)
+		}
+		(*p)[n] = u
 	}
 	return nil
 }

@@ -136,3 +136,28 @@ func TestEOSFinalConfirmations(t *testing.T) {
 		}
 	}
 }
+
+// --public-rpc (and SEALD_PUBLIC_RPC) takes NETWORK=URL pairs, and refuses an unknown network or a URL that
+// is not http(s), which the page would offer visitors.
+func TestPublicRPCFlag(t *testing.T) {
+	getenv := func(k string) string {
+		if k == "SEALD_PUBLIC_RPC" {
+			return "polygon=https://polygon-rpc.com, EOS=https://api.evm.eosnetwork.com"
+		}
+		return ""
+	}
+	var cfg Config
+	if err := Parse(FlagSet("serve", &cfg, true), nil, getenv); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PublicRPC[seald.NetworkPolygon] != "https://polygon-rpc.com" || cfg.PublicRPC[seald.NetworkEOS] != "https://api.evm.eosnetwork.com" {
+		t.Errorf("SEALD_PUBLIC_RPC read as %v", cfg.PublicRPC)
+	}
+	for _, bad := range []string{"SOLANA=https://x.example", "POLYGON", "POLYGON=javascript:alert(1)", "POLYGON=ftp://x", "POLYGON=https://a b"} {
+		var c Config
+		err := Parse(FlagSet("serve", &c, true), []string{"--public-rpc", bad}, func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), "public-rpc") {
+			t.Errorf("--public-rpc %q: %v", bad, err)
+		}
+	}
+}

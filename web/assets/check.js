@@ -1,8 +1,8 @@
 // check.js: the "Check your data" box of the verification page. It canonicalizes the JSON a person pastes
 // or drops (RFC 8785, JSON Canonicalization Scheme), hashes it with SHA-256 through Web Crypto, and compares
 // the result with the record's fingerprint embedded in the page. Nothing is sent anywhere: there is no
-// network call in this file, and the page's Content-Security-Policy (connect-src 'none', form-action 'none')
-// would block one.
+// network call in this file (the proof check, proofcheck.js, asks a chain node only for public members of
+// the proof bundle, and never sends the data).
 //
 // Written by hand because RFC 8785 needs only what ECMAScript already is: JSON.parse reads the text, the
 // Number-to-String of ES6 is the RFC's number serialization, JSON.stringify of a string is its string

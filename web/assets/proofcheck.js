@@ -1,0 +1,484 @@
+// proofcheck.js: the in-browser proof check of the verification page and of the standalone checker
+// (seald-checker.html). It checks a record's proof bundle step by step, in the visitor's browser, against the
+// issuer's trust root and a node of the chain the visitor chooses, the way `seald proof verify` does:
+//
+//   bundle      the file is a version 2 proof bundle
+//   data        the SHA-256 of the RFC 8785 form of the data the visitor gave is the bundle's hash (check.js)
+//   issuer      the trust root lists the bundle's chain, its contract for the anchor's block, and its key, not
+//               marked compromised (a trust root fetched by URL must also be its origin's and signed by its
+//               current key)
+//   signature   the issuer's Ed25519 signature over the bundle (Web Crypto), and key_id names the key
+//   path        the leaf binds the token id to the hash, and the Merkle path leads from it to the root
+//               (Keccak-256 from @noble/hashes, noble-hashes.js)
+//   chain       the node serves the bundle's chain id
+//   root        the contract holds the bundle's root for the token, and its own verify accepts the path
+//   anchor      the bundle's transaction succeeded in the bundle's block, called anchor on the contract for
+//               this root and token, was sent by the issuer's anchoring address, and (for a retired key)
+//               was made before the key's retirement; it gives the block's time
+//   revocation  the contract's isRevoked
+//
+// Every step runs and shows its own result, so a tampered bundle is seen failing where it was changed. The
+// only requests are to the proof bundle and trust root URLs (on the page) and to the chosen node, and they
+// carry nothing but the bundle's public members; the data the visitor gives never leaves the browser.
+(function () {
+  'use strict';
+
+  var STEPS = [
+    ['bundle', 'Proof file'],
+    ['data', 'Your data'],
+    ['issuer', 'Issuer (trust root)'],
+    ['signature', "Issuer's signature"],
+    ['path', 'Merkle path to the root'],
+    ['chain', 'Chain'],
+    ['root', 'Root on the chain'],
+    ['anchor', 'Anchoring transaction'],
+    ['revocation', 'Revocation']
+  ];
+
+  function Fail(message) { this.message = message; }
+  function Unchecked(message) { this.message = message; }
+
+  // Bytes and hex.
+  function hexToBytes(h) {
+    h = String(h).replace(/^0x/i, '');
+    if (h.length % 2 !== 0 || /[^0-9a-fA-F]/.test(h)) throw new Fail('"' + h.slice(0, 20) + '" is not hex');
+    var out = new Uint8Array(h.length / 2);
+    for (var i = 0; i < out.length; i++) out[i] = parseInt(h.substr(i * 2, 2), 16);
+    return out;
+  }
+  function bytesToHex(b) {
+    var s = '0x';
+    for (var i = 0; i < b.length; i++) s += (b[i] < 16 ? '0' : '') + b[i].toString(16);
+    return s;
+  }
+  function concat(parts) {
+    var n = 0;
+    parts.forEach(function (p) { n += p.length; });
+    var out = new Uint8Array(n);
+    var o = 0;
+    parts.forEach(function (p) { out.set(p, o); o += p.length; });
+    return out;
+  }
+  function word(n) { // uint256, big-endian
+    var h = BigInt(n).toString(16);
+    return hexToBytes('0'.repeat(64 - h.length) + h);
+  }
+  function node32(h, what) {
+    var b = hexToBytes(h);
+    if (b.length !== 32) throw new Fail(what + ' ' + h + ' is not 32 bytes');
+    return b;
+  }
+  function b64(s, what) {
+    try {
+      var bin = atob(String(s));
+      var out = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+      return out;
+    } catch (e) {
+      throw new Fail(what + ' is not base64');
+    }
+  }
+  function keccak(b) {
+    if (!window.nobleHashes) throw new Unchecked('Keccak-256 (noble-hashes.js) is not loaded');
+    return window.nobleHashes.keccak_256(b);
+  }
+  function sha256(b) {
+    return crypto.subtle.digest('SHA-256', b).then(function (d) { return new Uint8Array(d); });
+  }
+  function same(a, b) { return String(a).toLowerCase() === String(b).toLowerCase(); }
+
+  // canonicalText is the RFC 8785 form of a value, by check.js's canonicalize (which refuses what seald does).
+  function canonicalText(v) { return window.sealdCheck.canonicalize(JSON.stringify(v)); }
+
+  function ed25519Verify(pub, sig, msg) {
+    if (!crypto.subtle) throw new Unchecked('this browser has no Web Crypto here: open the page over https');
+    return crypto.subtle.importKey('raw', pub, { name: 'Ed25519' }, false, ['verify']).then(function (key) {
+      return crypto.subtle.verify({ name: 'Ed25519' }, key, sig, msg);
+    }, function () {
+      throw new Unchecked('this browser cannot check Ed25519 signatures (Web Crypto); use a current Chromium, Firefox or Safari');
+    });
+  }
+
+  // keyID is the first 16 hex digits of the SHA-256 of a raw public key, as seald names keys.
+  function keyID(pub) { return sha256(pub).then(function (d) { return bytesToHex(d).slice(2, 18); }); }
+
+  // bundleOf accepts a bare bundle, an API answer with ?proof=1, or `seald verify --json --proof`.
+  function bundleOf(doc) {
+    if (doc && doc.data && doc.data.proof) return doc.data.proof;
+    if (doc && doc.proof) return doc.proof;
+    return doc;
+  }
+
+  function checkBundle(p) {
+    if (!p || typeof p !== 'object') throw new Fail('this is not a seald proof bundle');
+    if (p.version !== 2) throw new Fail('proof bundle version ' + p.version + ' is not one this checker reads (2)');
+    ['reference', 'hash', 'chain_id', 'contract', 'token_id', 'leaf', 'root', 'tx_hash', 'key_id', 'public_key', 'signature'].forEach(function (k) {
+      if (typeof p[k] !== 'string' || p[k] === '') throw new Fail('the bundle lacks its ' + k);
+    });
+    if (!/^[0-9a-f]{64}$/.test(p.hash)) throw new Fail('the bundle\'s hash is not 64 lowercase hex digits');
+    if (!/^[0-9]+$/.test(p.token_id)) throw new Fail('the bundle\'s token_id is not a decimal number');
+    if (!Array.isArray(p.merkle_path)) throw new Fail('the bundle lacks its merkle_path');
+    if (typeof p.block_number !== 'number') throw new Fail('the bundle lacks its block_number');
+    return 'record ' + p.reference + ', token ' + p.token_id + ' of contract ' + p.contract + ' on ' + (p.chain_name || 'chain ' + p.chain_id);
+  }
+
+  // checkTrustDoc checks a trust root fetched by URL as `seald proof verify --trust URL` does: its issuer is
+  // the origin it came from, and it is signed by the key it lists as current. A file the visitor chose is
+  // theirs to trust, as with --trust FILE.
+  function trustDigest(doc) {
+    var rest = {};
+    Object.keys(doc).forEach(function (k) { if (k !== 'signatures') rest[k] = doc[k]; });
+    return sha256(new TextEncoder().encode('seald trust root v2\n' + canonicalText(rest)));
+  }
+  function checkTrustSigned(doc, fromURL) {
+    var origin = new URL(fromURL, location.href).origin;
+    var issuer;
+    try { issuer = new URL(doc.issuer).origin; } catch (e) { issuer = String(doc.issuer); }
+    if (issuer !== origin) {
+      return Promise.reject(new Fail('the trust root at ' + fromURL + ' names the issuer ' + doc.issuer + ', not ' + origin + ' where it came from'));
+    }
+    var cur = (doc.keys || []).filter(function (k) { return k.status === 'current'; })[0];
+    if (!cur) return Promise.reject(new Fail('the trust root lists no current key'));
+    var sig = (doc.signatures || []).filter(function (s) { return s.key_id === cur.key_id; })[0];
+    if (!sig) return Promise.reject(new Fail('the trust root is not signed by its current key ' + cur.key_id));
+    return trustDigest(doc).then(function (d) {
+      return ed25519Verify(b64(cur.public_key, 'the current key'), b64(sig.signature, 'its signature'), d);
+    }).then(function (ok) {
+      if (!ok) throw new Fail('the trust root is not signed by its current key ' + cur.key_id);
+    });
+  }
+
+  // matchTrust is TrustRoot.Check: the network, the contract range and the key.
+  function matchTrust(p, doc) {
+    if (!doc || doc.version !== 2) throw new Unchecked('trust root version ' + (doc && doc.version) + ' is not supported (2)');
+    var net = null, contract = null, ranges = [];
+    (doc.networks || []).forEach(function (n) {
+      if (n.chain_id !== p.chain_id) return;
+      (n.contracts || []).forEach(function (c) {
+        if (!same(c.contract, p.contract)) return;
+        if (p.block_number >= c.from_block && (c.to_block == null || p.block_number <= c.to_block)) { net = n; contract = c; }
+        ranges.push(c.to_block == null ? 'blocks from ' + c.from_block : 'blocks ' + c.from_block + ' to ' + c.to_block);
+      });
+    });
+    if (!net && !ranges.length) throw new Fail('chain ' + p.chain_id + ' and contract ' + p.contract + ' are not the issuer\'s');
+    if (!net) throw new Fail('contract ' + p.contract + ' anchored for the issuer only in ' + ranges.join(' and ') + ', and this anchor is in block ' + p.block_number);
+    var key = (doc.keys || []).filter(function (k) { return k.public_key === p.public_key && k.key_id === p.key_id; })[0];
+    if (!key) throw new Fail('signing key ' + p.key_id + ' is not one the issuer lists');
+    if (key.status === 'compromised') {
+      throw new Fail('signing key ' + key.key_id + ' is marked compromised by the issuer' + (key.compromised_at ? ' since ' + key.compromised_at : '') + ': no bundle it signed is trusted');
+    }
+    if (key.status !== 'current' && key.status !== 'retired') throw new Fail('signing key ' + key.key_id + ' has status ' + key.status);
+    return { network: net, contract: contract, key: key };
+  }
+
+  function checkSignature(p) {
+    var pub = b64(p.public_key, 'public_key');
+    var sig = b64(p.signature, 'signature');
+    if (pub.length !== 32) return Promise.reject(new Fail('public_key is not an Ed25519 key'));
+    if (sig.length !== 64) return Promise.reject(new Fail('signature is not an Ed25519 signature'));
+    var rest = {};
+    Object.keys(p).forEach(function (k) { if (k !== 'signature') rest[k] = p[k]; });
+    return keyID(pub).then(function (id) {
+      if (id !== p.key_id) throw new Fail('key_id ' + p.key_id + ' does not name the bundle\'s key (' + id + ')');
+      return sha256(new TextEncoder().encode('seald proof v2\n' + canonicalText(rest)));
+    }).then(function (digest) {
+      return ed25519Verify(pub, sig, digest);
+    }).then(function (ok) {
+      if (!ok) throw new Fail('the signature does not match the bundle: a member was changed after the issuer signed it');
+      return 'signed by key ' + p.key_id;
+    });
+  }
+
+  // checkPath recomputes the Merkle tree as SealRegistry.verify does: leaf = keccak256(0x00 || uint256(token)
+  // || hash), node = keccak256(0x01 || min(a, b) || max(a, b)).
+  function checkPath(p) {
+    var leaf = keccak(concat([new Uint8Array([0]), word(p.token_id), hexToBytes(p.hash)]));
+    if (!same(bytesToHex(leaf), p.leaf)) throw new Fail('the hash and token id do not make the bundle\'s leaf');
+    var node = leaf;
+    p.merkle_path.forEach(function (s) {
+      var sib = node32(s, 'path node');
+      var a = bytesToHex(node), b = bytesToHex(sib);
+      node = keccak(concat([new Uint8Array([1]), a <= b ? node : sib, a <= b ? sib : node]));
+    });
+    if (!same(bytesToHex(node), p.root)) throw new Fail('the Merkle path does not lead from the leaf to root ' + p.root);
+    return 'the path of ' + p.merkle_path.length + ' node' + (p.merkle_path.length === 1 ? '' : 's') + ' leads to root ' + p.root;
+  }
+
+  // The contract's functions, by their 4-byte selectors.
+  function selector(sig) { return keccak(new TextEncoder().encode(sig)).slice(0, 4); }
+
+  function rpcClient(url) {
+    var id = 0;
+    return function (method, params) {
+      var req;
+      try {
+        req = fetch(url, {
+          method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'omit', referrerPolicy: 'no-referrer',
+          body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: method, params: params })
+        });
+      } catch (e) {
+        return Promise.reject(new Unchecked('the node ' + url + ' cannot be asked (' + e.message + ')'));
+      }
+      return req.then(function (r) {
+        if (!r.ok) throw new Unchecked('the node answered HTTP ' + r.status + ' to ' + method);
+        return r.json();
+      }, function () {
+        throw new Unchecked('the node ' + url + ' did not answer (' + method + '); check the URL, or try another node');
+      }).then(function (j) {
+        if (j.error) {
+          var e = new Unchecked('the node refused ' + method + ': ' + (j.error.message || JSON.stringify(j.error)));
+          e.rpc = j.error;
+          throw e;
+        }
+        return j.result;
+      });
+    };
+  }
+
+  function ethCall(rpc, to, data) { return rpc('eth_call', [{ to: to, data: bytesToHex(data) }, 'latest']); }
+
+  function isoSeconds(t) { return new Date(t * 1000).toISOString().replace('.000Z', 'Z'); }
+
+  // run checks bundle p; opts: {trust (document), trustURL (when fetched), rpc (URL), data (text or '')}.
+  // report(id, result, message) is called as each step ends; result is pass, fail, skip or unchecked.
+  async function run(p, opts, report) {
+    var failed = [], unchecked = [];
+    async function step(id, f) {
+      try {
+        var msg = await f();
+        if (msg && msg.skip) {
+          report(id, 'skip', msg.skip);
+          return null;
+        }
+        report(id, 'pass', msg || 'ok');
+        return true;
+      } catch (e) {
+        if (e instanceof Fail) { failed.push(id); report(id, 'fail', e.message); return false; }
+        unchecked.push(id);
+        report(id, 'unchecked', e instanceof Unchecked ? e.message : 'could not check (' + (e && e.message || e) + ')');
+        return false;
+      }
+    }
+    var match = null, anchored = null, revoked = null;
+    if (!(await step('bundle', function () { return checkBundle(p); }))) {
+      STEPS.slice(1).forEach(function (s) { report(s[0], 'skip', 'not checked: the proof file is not a bundle'); });
+      return { verdict: 'invalid', failed: ['bundle'] };
+    }
+    await step('data', async function () {
+      if (!opts.data || !opts.data.trim()) return { skip: 'not checked: give the data (in the box above, or as a file) to check that it is the sealed data' };
+      var got;
+      try {
+        got = await window.sealdCheck.hashData(opts.data);
+      } catch (e) {
+        throw new Fail('your data cannot be checked: ' + e.message);
+      }
+      if (got !== p.hash) throw new Fail('your data\'s fingerprint is ' + got + ', not the bundle\'s ' + p.hash);
+      return 'your data\'s fingerprint is the bundle\'s';
+    });
+    await step('issuer', async function () {
+      if (opts.trustURL) await checkTrustSigned(opts.trust, opts.trustURL);
+      match = matchTrust(p, opts.trust);
+      var who = opts.trust.issuer || 'the issuer';
+      return who + ' lists chain ' + p.chain_id + ', contract ' + p.contract + ' for block ' + p.block_number + ' and key ' + p.key_id +
+        ' (' + match.key.status + ')' + (match.network.development ? '; a development chain: it proves nothing beyond the issuer\'s own machine' : '');
+    });
+    await step('signature', function () { return checkSignature(p); });
+    await step('path', function () { return checkPath(p); });
+
+    var rpc = rpcClient(opts.rpc);
+    var token = BigInt(p.token_id);
+    var chainOK = await step('chain', async function () {
+      if (!opts.rpc) throw new Unchecked('give the URL of a node of ' + (p.chain_name || 'chain ' + p.chain_id));
+      var id = BigInt(await rpc('eth_chainId', []));
+      if (id.toString() !== p.chain_id) throw new Fail('the node is on chain ' + id + ', not the bundle\'s chain ' + p.chain_id);
+      return 'the node ' + opts.rpc + ' is on chain ' + p.chain_id;
+    });
+    if (!chainOK) {
+      ['root', 'anchor', 'revocation'].forEach(function (s) { report(s, 'skip', 'not checked: no node of the bundle\'s chain'); });
+      return finish();
+    }
+    var contract = p.contract;
+    await step('root', async function () {
+      var out;
+      try {
+        out = await ethCall(rpc, contract, concat([selector('rootOf(uint256)'), word(token)]));
+      } catch (e) {
+        if (e.rpc) throw new Fail('contract ' + contract + ' has no token ' + p.token_id + ' (' + e.rpc.message + ')');
+        throw e;
+      }
+      if (!out || out === '0x') throw new Fail('there is no seald contract at ' + contract);
+      if (!same(out, p.root)) throw new Fail('the contract holds root ' + out + ' for token ' + p.token_id + ', not the bundle\'s ' + p.root);
+      var path = p.merkle_path.map(function (s) { return node32(s, 'path node'); });
+      var verify = await ethCall(rpc, contract, concat([selector('verify(uint256,bytes32,bytes32[])'), word(token), hexToBytes(p.hash),
+        word(96), word(path.length)].concat(path)));
+      if (BigInt(verify || '0x0') !== 1n) throw new Fail('the contract does not verify the proof of token ' + p.token_id);
+      return 'contract ' + contract + ' holds root ' + p.root + ' for token ' + p.token_id + ' and verifies the path';
+    });
+    await step('anchor', async function () {
+      var tx = await rpc('eth_getTransactionByHash', [p.tx_hash]);
+      if (!tx) throw new Fail('transaction ' + p.tx_hash + ' is not on the chain');
+      var receipt = await rpc('eth_getTransactionReceipt', [p.tx_hash]);
+      if (!receipt || BigInt(receipt.status) !== 1n || Number(BigInt(receipt.blockNumber)) !== p.block_number) {
+        throw new Fail('transaction ' + p.tx_hash + ' did not succeed in block ' + p.block_number);
+      }
+      if (!tx.to || !same(tx.to, contract)) throw new Fail('transaction ' + p.tx_hash + ' was not sent to contract ' + contract);
+      var input = hexToBytes(tx.input || tx.data || '');
+      if (input.length !== 4 + 96 || bytesToHex(input.slice(0, 4)) !== bytesToHex(selector('anchor(bytes32,uint256,uint256)'))) {
+        throw new Fail('transaction ' + p.tx_hash + ' did not call anchor');
+      }
+      var first = BigInt(bytesToHex(input.slice(36, 68))), count = BigInt(bytesToHex(input.slice(68, 100)));
+      if (!same(bytesToHex(input.slice(4, 36)), p.root) || token < first || token >= first + count) {
+        throw new Fail('transaction ' + p.tx_hash + ' did not anchor root ' + p.root + ' for token ' + p.token_id);
+      }
+      if (match && !same(tx.from, match.contract.anchorer)) {
+        throw new Fail('the anchoring transaction was sent by ' + tx.from + ', not by the issuer\'s anchoring address ' + match.contract.anchorer);
+      }
+      var block = await rpc('eth_getBlockByNumber', ['0x' + p.block_number.toString(16), false]);
+      if (!block) throw new Unchecked('the node does not have block ' + p.block_number);
+      anchored = Number(BigInt(block.timestamp));
+      if (match && match.key.status === 'retired' && anchored >= Date.parse(match.key.retired_at) / 1000) {
+        throw new Fail('signing key ' + match.key.key_id + ' was retired at ' + match.key.retired_at + ', before this anchor (block ' +
+          p.block_number + ', ' + isoSeconds(anchored) + '): a retired key is trusted only for earlier anchors');
+      }
+      return 'anchored in block ' + p.block_number + ' at ' + isoSeconds(anchored) + ' by ' + tx.from + ', transaction ' + p.tx_hash;
+    });
+    await step('revocation', async function () {
+      var out = await ethCall(rpc, contract, concat([selector('isRevoked(uint256)'), word(token)]));
+      revoked = BigInt(out || '0x0') !== 0n;
+      if (revoked) throw new Fail('revoked: the issuer has revoked token ' + p.token_id + ' on the chain; do not rely on this record');
+      return 'not revoked: the chain holds no revocation of token ' + p.token_id;
+    });
+    return finish();
+
+    function finish() {
+      var onlyRevoked = failed.length === 1 && failed[0] === 'revocation';
+      var verdict = onlyRevoked && !unchecked.length ? 'revoked' : failed.length && !onlyRevoked ? 'invalid' : unchecked.length ? 'unchecked' : 'valid';
+      return {
+        verdict: verdict, failed: failed, unchecked: unchecked, anchored: anchored, revoked: revoked,
+        development: !!(match && match.network.development), bundle: p
+      };
+    }
+  }
+
+  window.sealdProof = { run: run, steps: STEPS, bundleOf: bundleOf };
+
+  // The user interface: the same element ids on the page (#proof-form with data-proof and data-trust URLs)
+  // and in the standalone checker (#proof-form with file inputs).
+  var form = document.getElementById('proof-form');
+  if (!form) return;
+  var list = document.getElementById('proof-steps');
+  var verdict = document.getElementById('proof-verdict');
+  var button = document.getElementById('proof-button');
+  form.hidden = false;
+
+  var WORDS = { pass: 'Passed', fail: 'Failed', skip: 'Not checked', unchecked: 'Could not check' };
+
+  function show(kind, text) {
+    verdict.className = 'result ' + kind;
+    verdict.textContent = text;
+  }
+
+  function reset() {
+    list.textContent = '';
+    STEPS.forEach(function (s) {
+      var li = document.createElement('li');
+      li.id = 'step-' + s[0];
+      li.setAttribute('data-step', s[0]);
+      li.setAttribute('data-result', 'pending');
+      var name = document.createElement('strong');
+      name.textContent = s[1] + ': ';
+      var word = document.createElement('span');
+      word.className = 'step-result';
+      word.textContent = 'checking…';
+      var msg = document.createElement('span');
+      msg.className = 'step-message';
+      li.appendChild(name);
+      li.appendChild(word);
+      li.appendChild(document.createTextNode(' '));
+      li.appendChild(msg);
+      list.appendChild(li);
+    });
+  }
+
+  function report(id, result, message) {
+    var li = document.getElementById('step-' + id);
+    if (!li) return;
+    li.setAttribute('data-result', result);
+    li.querySelector('.step-result').textContent = WORDS[result] + '.';
+    li.querySelector('.step-message').textContent = message;
+  }
+
+  function readFile(input, what) {
+    var f = input && input.files && input.files[0];
+    if (!f) return Promise.reject(new Unchecked('choose the ' + what + ' file'));
+    return f.text();
+  }
+
+  function parse(text, what) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new Unchecked('the ' + what + ' is not JSON (' + e.message + ')');
+    }
+  }
+
+  async function load() {
+    var proofURL = form.getAttribute('data-proof');
+    var trustURL = form.getAttribute('data-trust');
+    var p, trust;
+    if (proofURL) {
+      var r = await fetch(proofURL, { cache: 'no-store', credentials: 'omit' }).catch(function () {
+        throw new Unchecked('the proof file could not be downloaded');
+      });
+      if (!r.ok) throw new Unchecked('the proof file could not be downloaded (HTTP ' + r.status + ')');
+      p = bundleOf(parse(await r.text(), 'proof file'));
+      var t = await fetch(trustURL, { cache: 'no-store', credentials: 'omit' }).catch(function () {
+        throw new Unchecked('the issuer\'s trust root could not be downloaded from ' + trustURL);
+      });
+      if (!t.ok) throw new Unchecked('the issuer\'s trust root could not be downloaded (HTTP ' + t.status + ')');
+      trust = parse(await t.text(), 'trust root');
+    } else {
+      p = bundleOf(parse(await readFile(document.getElementById('proof-bundle-file'), 'proof bundle'), 'proof file'));
+      trust = parse(await readFile(document.getElementById('proof-trust-file'), 'trust root'), 'trust root');
+      trustURL = '';
+    }
+    var dataBox = document.getElementById('proof-data') || document.getElementById('check-data');
+    var data = dataBox ? dataBox.value : '';
+    var dataFile = document.getElementById('proof-data-file');
+    if (!data.trim() && dataFile && dataFile.files && dataFile.files[0]) data = await dataFile.files[0].text();
+    return { p: p, opts: { trust: trust, trustURL: trustURL, rpc: document.getElementById('proof-rpc').value.trim(), data: data } };
+  }
+
+  async function check() {
+    button.disabled = true;
+    show('pending', 'Checking the proof…');
+    reset();
+    try {
+      var got = await load();
+      var res = await run(got.p, got.opts, report);
+      var when = res.anchored ? ' It was anchored at ' + isoSeconds(res.anchored) + ' (block ' + got.p.block_number + ').' : '';
+      if (res.verdict === 'valid' && res.development) {
+        show('error', 'Every step passed, on a development chain: the proof holds on the issuer\'s own chain only, and proves nothing to anyone else.' + when);
+      } else if (res.verdict === 'valid') {
+        show('match', 'Valid: every step passed. This exact data was anchored by the issuer and is not revoked.' + when);
+      } else if (res.verdict === 'revoked') {
+        show('nomatch', 'Revoked: the proof is valid, but the issuer has revoked the record on the chain. Do not rely on it.' + when);
+      } else if (res.verdict === 'invalid') {
+        show('nomatch', 'Not valid: the check failed at ' + res.failed.map(function (id) {
+          return STEPS.filter(function (s) { return s[0] === id; })[0][1];
+        }).join(', ') + '. Do not rely on this proof.');
+      } else {
+        show('error', 'Could not check every step: see the steps below.');
+      }
+    } catch (e) {
+      show('error', 'Could not check: ' + (e instanceof Unchecked || e instanceof Fail ? e.message : String(e && e.message || e)) + '.');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    check();
+  });
+})();
