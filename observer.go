@@ -28,6 +28,8 @@ const (
 	CrashAfterSign       = "after-sign"        // a batch transaction is signed and saved, not sent
 	CrashAfterBroadcast  = "after-broadcast"   // the batch transaction is sent, the send not saved
 	CrashAfterMailSend   = "after-mail-send"   // the e-mail is sent, the send not saved
+	CrashAfterMailAppend = "after-mail-append" // the outbox: the message is written to the mbox, its sent.log line not
+	CrashAfterMailLog    = "after-mail-log"    // the outbox: the message and its sent.log line are written, not synced
 	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
 	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
 	CrashAfterEraseSave  = "after-erase-save"  // Service: an erasure and its job are committed, the copy not deleted

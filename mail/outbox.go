@@ -28,11 +28,12 @@ var _ seald.Mailer = (*Outbox)(nil)
 // multi-message format that every mail tool opens. Maildir is a file per message again. The dialect is
 // mboxrd (see mbox.go), whose quoting a reader undoes exactly.
 //
-// Every Send appends, so the mbox is the record of what was sent: a message sent twice (after a crash
-// between the send and its record's save, as with SMTP) is in it twice, with the same Message-ID, as a mail
-// server would have delivered it. Send returns only once its message is durable, but concurrent Sends share
-// the fsyncs: they queue, and one goroutine appends all the queued messages at once and syncs them together
-// (package group), so a burst of messages costs one flush rather than one each.
+// The mbox is the record of what was sent, each record's message once: a Send of a reference whose message
+// is in the outbox already (the pipeline sends again after a crash between the send and its record's save)
+// writes nothing and returns the Message-ID of the message there (outbox_sent.go). Send returns only once
+// its message is durable, but concurrent Sends share the fsyncs: they queue, and one goroutine appends all
+// the queued messages at once and syncs them together (package group), so a burst of messages costs one
+// flush rather than one each.
 //
 // Beside the mbox, <dir>/sent.log gets a line per message ("<RFC 3339 time> <reference> <Message-ID>
 // <offset> <length> <CRC-32C>"), written after the message and synced with it. It counts the sends (Sends)
@@ -40,6 +41,7 @@ var _ seald.Mailer = (*Outbox)(nil)
 // append leaves at most a torn last group, and the next start (Recover) cuts the mbox back to the end of the
 // last message whose line is whole and whose bytes match its checksum. What it cuts is kept aside in
 // <dir>/outbox.mbox.torn rather than destroyed; none of it was acknowledged to a caller, who sends again.
+// The lines are also what makes a send exactly once: a reference with a line is not written again.
 //
 // An outbox written by an earlier version of seald holds one <reference>.eml file per record: the first
 // start appends each to the mbox (with a sent.log line marked "import", which Sends does not count: the old
@@ -50,6 +52,11 @@ var _ seald.Mailer = (*Outbox)(nil)
 // read-only or a copy of it: a mail tool that rewrites it (to mark messages read) changes the bytes that
 // sent.log's checksums describe, and repair would then set them aside.
 type Outbox struct {
+	// Crash, when set, is called with the name of each crash point of an append (seald.CrashAfterMailAppend,
+	// seald.CrashAfterMailLog) as it is passed; the crash tests stop the process there. Set it before the
+	// first Send.
+	Crash func(point string)
+
 	dir      string
 	c        *composer
 	maxGroup int
@@ -62,6 +69,7 @@ type Outbox struct {
 	mbox, log     *os.File
 	size, logSize int64           // the durable lengths of both files
 	imported      map[string]bool // Message-IDs of the imported .eml files
+	sent          *sentIndex      // the lines of sent.log by reference (outbox_sent.go)
 	broken        error           // set when a failed append could not be undone
 	syncFiles     func(files ...*os.File) error
 }
@@ -105,6 +113,9 @@ type outboxEntry struct {
 	sum      uint32 // CRC-32C of data
 	imported bool   // an .eml file of an earlier version, not a send
 	erase    string // not a message: the reference whose messages to erase (outbox_erase.go)
+	// sentAs is set by the committer when the reference's message was in the outbox already and this one
+	// was not written: the Message-ID of the message there.
+	sentAs string
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -114,8 +125,10 @@ func newEntry(ref, id, sender string, date time.Time, msg []byte, imported bool)
 	return &outboxEntry{ref: ref, id: id, data: data, sum: crc32.Checksum(data, castagnoli), imported: imported}
 }
 
-// Send appends the message of m to the mbox and returns its Message-ID once the message is durable. A fault
-// in m is EINVALID and permanent; a fault of the file system is not.
+// Send appends the message of m to the mbox and returns its Message-ID once the message is durable. When the
+// outbox holds a message of m's reference already (sent before a crash, or by a Send whose caller could
+// not save it), Send writes nothing and returns that message's Message-ID: each record's message is in the
+// outbox once. A fault in m is EINVALID and permanent; a fault of the file system is not.
 func (o *Outbox) Send(ctx context.Context, m *seald.Mail) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
@@ -140,6 +153,9 @@ func (o *Outbox) Send(ctx context.Context, m *seald.Mail) (string, error) {
 			return "", fmt.Errorf("mail: outbox: %w", os.ErrClosed)
 		}
 		return "", err
+	}
+	if e.sentAs != "" {
+		return e.sentAs, nil
 	}
 	return b.messageID, nil
 }
@@ -212,17 +228,48 @@ func (o *Outbox) commit(batch []*outboxEntry) []error {
 	return errs
 }
 
-// append writes the messages to the mbox, then their lines to sent.log, and syncs both. On failure it cuts
-// both files back to their lengths before, so that a message whose Send failed is not left behind to be
-// counted; when even that fails, the outbox refuses further appends until a restart repairs it.
+// append writes the messages to the mbox, then their lines to sent.log, and syncs both. A message of a
+// reference the outbox has a line about, or one that comes earlier in the batch, is not written (its
+// sentAs says which message stands for it). On failure it cuts both files back to their lengths before,
+// so that a message whose Send failed is not left behind to be counted; when even that fails, the outbox
+// refuses further appends until a restart repairs it.
 func (o *Outbox) append(batch []*outboxEntry) error {
 	if o.broken != nil {
 		return o.broken
 	}
+	write := make([]*outboxEntry, 0, len(batch))
+	var first map[string]*outboxEntry // the batch's first message of each reference
+	for _, e := range batch {
+		if e.imported { // history of an earlier version: kept as it is
+			write = append(write, e)
+			continue
+		}
+		id, ok, err := o.sentID(e.ref)
+		if err != nil {
+			return err
+		}
+		if !ok && first[e.ref] != nil {
+			id, ok = first[e.ref].id, true
+		}
+		if ok {
+			e.sentAs = id
+			continue
+		}
+		if first == nil {
+			first = map[string]*outboxEntry{}
+		}
+		first[e.ref] = e
+		write = append(write, e)
+	}
+	if len(write) == 0 {
+		return nil
+	}
 	var data, lines bytes.Buffer
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	off := o.size
-	for _, e := range batch {
+	starts := make([]int64, len(write)) // where each line starts in the log
+	for i, e := range write {
+		starts[i] = o.logSize + int64(lines.Len())
 		data.Write(e.data)
 		fmt.Fprintf(&lines, "%s %s %s %d %d %08x", now, e.ref, e.id, off, len(e.data), e.sum)
 		if e.imported {
@@ -233,25 +280,39 @@ func (o *Outbox) append(batch []*outboxEntry) error {
 	}
 	err := writeAll(o.mbox, data.Bytes())
 	if err == nil {
+		o.crash(seald.CrashAfterMailAppend)
 		err = writeAll(o.log, lines.Bytes())
 	}
 	if err == nil {
+		o.crash(seald.CrashAfterMailLog)
 		err = o.syncFiles(o.mbox, o.log)
 	}
 	if err != nil {
-		err = fmt.Errorf("mail: outbox: appending %d messages: %w", len(batch), err)
+		err = fmt.Errorf("mail: outbox: appending %d messages: %w", len(write), err)
 		if uerr := o.cut(o.size, o.logSize); uerr != nil {
 			o.broken = fmt.Errorf("mail: outbox: a failed append could not be undone (%v); restart seald to repair the outbox: %w", uerr, err)
 		}
 		return err
 	}
 	o.size, o.logSize = off, o.logSize+int64(lines.Len())
-	for _, e := range batch {
+	for i, e := range write {
 		if e.imported && o.imported != nil {
 			o.imported[e.id] = true
 		}
+		if ref := e.ref; ref != "-" {
+			o.sent.add([]byte(ref), starts[i])
+		} else if ref := referenceOf(e.id); ref != "" {
+			o.sent.add([]byte(ref), starts[i])
+		}
 	}
 	return nil
+}
+
+// crash passes the crash point named point (see Crash).
+func (o *Outbox) crash(point string) {
+	if o.Crash != nil {
+		o.Crash(point)
+	}
 }
 
 func writeAll(f *os.File, b []byte) error {

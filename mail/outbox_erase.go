@@ -157,6 +157,13 @@ func (o *Outbox) eraseRef(reference string) error {
 		return o.broken
 	}
 	o.size, o.logSize = size, int64(newLog.Len())
+	// The lines moved; the erased ones are still there, so the erased record's message is not sent again.
+	sent, err := indexLog(bytes.NewReader(newLog.Bytes()))
+	if err != nil {
+		o.broken = err
+		return err
+	}
+	o.sent = sent
 	return nil
 }
 

@@ -245,10 +245,19 @@ func TestOutboxImportsEML(t *testing.T) {
 	o = openOutbox(t, dir)
 	check()
 
-	if _, err := o.Send(context.Background(), mailFor("D-11111111-0000-4000-8000-000000000001")); err != nil {
+	// A record whose message the old outbox holds is not sent again: the imported message stands for it.
+	id, err := o.Send(context.Background(), mailFor("D-11111111-0000-4000-8000-000000000001"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := Sends(dir); err != nil || n["D-11111111-0000-4000-8000-000000000001"] != 3 {
+	if id != "<D-11111111-0000-4000-8000-000000000001@seald.seald.example.com>" {
+		t.Errorf("a repeat of an imported message returned %q", id)
+	}
+	check()
+	if _, err := o.Send(context.Background(), mailFor("D-44444444-0000-4000-8000-000000000004")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := Sends(dir); err != nil || n["D-44444444-0000-4000-8000-000000000004"] != 1 || n["D-11111111-0000-4000-8000-000000000001"] != 2 {
 		t.Errorf("sends after one more: %v, %v", n, err)
 	}
 }

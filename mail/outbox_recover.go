@@ -39,6 +39,14 @@ func (o *Outbox) recover() error {
 	if err := o.repair(); err != nil {
 		return err
 	}
+	// What repair kept is what the index will say was sent; a crash before the last append's sync may have
+	// left it in the page cache only, so it is made durable before anything is decided by it.
+	if err := o.syncFiles(o.mbox, o.log); err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	if o.sent, err = indexLog(io.NewSectionReader(o.log, 0, o.logSize)); err != nil {
+		return err
+	}
 	return o.importEML()
 }
 

@@ -108,14 +108,16 @@ func TestOutboxPermissions(t *testing.T) {
 	}
 }
 
-// TestOutboxAppendsEverySend sends a record's message twice, the second time changed, and another record's:
-// the mbox holds all three in order (a repeated send is visible, as a mail server would have delivered it),
-// written by appending (the bytes of the first message never change), sent.log counts them, and the
-// directory holds nothing else.
-func TestOutboxAppendsEverySend(t *testing.T) {
+// TestOutboxSendsOnce sends a record's message, then again (changed, as a resend after a crash would be
+// rendered anew), and another record's: the repeat writes nothing and returns the first Message-ID, the
+// mbox holds the first message and the other one, written by appending (the bytes of the first message
+// never change), sent.log counts one send each, and the directory holds nothing else. Opened again (a
+// restart), with another sender (another Message-ID host), the outbox still recognises the repeat.
+func TestOutboxSendsOnce(t *testing.T) {
+	ctx := context.Background()
 	o := newOutbox(t)
 	first := textMail()
-	id1, err := o.Send(context.Background(), first)
+	id1, err := o.Send(ctx, first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestOutboxAppendsEverySend(t *testing.T) {
 	}
 	second := textMail()
 	second.Subject = "Second attempt"
-	id2, err := o.Send(context.Background(), second)
+	id2, err := o.Send(ctx, second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +136,7 @@ func TestOutboxAppendsEverySend(t *testing.T) {
 	}
 	other := textMail()
 	other.Reference = "D-00000000-0000-4000-8000-000000000000"
-	if _, err := o.Send(context.Background(), other); err != nil {
+	if _, err := o.Send(ctx, other); err != nil {
 		t.Fatal(err)
 	}
 	after, err := os.ReadFile(o.Path())
@@ -144,22 +146,25 @@ func TestOutboxAppendsEverySend(t *testing.T) {
 	if !bytes.HasPrefix(after, before) {
 		t.Error("the mbox was rewritten, not appended to")
 	}
-	msgs := messages(t, o)
-	var got []string
-	for _, m := range msgs {
-		got = append(got, m.Reference+" "+parse(t, m.Raw).msg.Header.Get("Subject"))
+	want := []string{testRef + " " + first.Subject, other.Reference + " " + other.Subject}
+	check := func(when string) {
+		t.Helper()
+		var got []string
+		for _, m := range messages(t, o) {
+			got = append(got, m.Reference+" "+parse(t, m.Raw).msg.Header.Get("Subject"))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: messages %q, want %q", when, got, want)
+		}
+		sends, err := o.Sends()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sends[testRef] != 1 || sends[other.Reference] != 1 || len(sends) != 2 {
+			t.Errorf("%s: sends %v, want 1 of %s and 1 of %s", when, sends, testRef, other.Reference)
+		}
 	}
-	want := []string{testRef + " " + first.Subject, testRef + " Second attempt", other.Reference + " " + other.Subject}
-	if !slices.Equal(got, want) {
-		t.Errorf("messages %q, want %q", got, want)
-	}
-	sends, err := o.Sends()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sends[testRef] != 2 || sends[other.Reference] != 1 || len(sends) != 2 {
-		t.Errorf("sends %v, want 2 of %s and 1 of %s", sends, testRef, other.Reference)
-	}
+	check("after the repeat")
 	entries, err := os.ReadDir(o.Dir())
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +175,64 @@ func TestOutboxAppendsEverySend(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{mail.MboxName, mail.SentLog}) {
 		t.Errorf("the outbox directory holds %q", names)
+	}
+
+	if err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	o, err = mail.NewOutbox(o.Dir(), "Other <noreply@other.example.org>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	id3, err := o.Send(ctx, second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id3 != id1 {
+		t.Errorf("after a restart the repeat returned %q, want the first message's %q", id3, id1)
+	}
+	check("after a restart")
+}
+
+// TestOutboxSendsOnceInOneGroup sends one record's message many times at once, with other records' (so
+// that the repeats meet in one append): each record's message is written once, every Send of it returns
+// its Message-ID.
+func TestOutboxSendsOnceInOneGroup(t *testing.T) {
+	o := newOutbox(t)
+	const refs, repeats = 8, 8
+	var wg sync.WaitGroup
+	ids := make([]string, refs*repeats)
+	errs := make([]error, refs*repeats)
+	for i := range refs * repeats {
+		wg.Go(func() {
+			m := textMail()
+			m.Reference, m.Subject = fmt.Sprintf("D-%08d-0000-4000-8000-000000000000", i%refs), fmt.Sprintf("attempt %d", i/refs)
+			ids[i], errs[i] = o.Send(context.Background(), m)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("send %d: %v", i, err)
+		}
+		if want := fmt.Sprintf("<D-%08d-0000-4000-8000-000000000000@", i%refs); !strings.HasPrefix(ids[i], want) {
+			t.Errorf("send %d returned %q, want %s...", i, ids[i], want)
+		}
+	}
+	perRef := map[string]int{}
+	for _, m := range messages(t, o) {
+		perRef[m.Reference]++
+	}
+	sends, err := o.Sends()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range refs {
+		ref := fmt.Sprintf("D-%08d-0000-4000-8000-000000000000", i)
+		if perRef[ref] != 1 || sends[ref] != 1 {
+			t.Errorf("%s: %d messages, %d sends logged; want 1", ref, perRef[ref], sends[ref])
+		}
 	}
 }
 

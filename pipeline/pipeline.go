@@ -512,7 +512,7 @@ func (p *Pipeline) eraseSent(ctx context.Context, reference string) error {
 // transaction per record. The finish job remains for when this process has no chain for the record's
 // network (finish then fails and retries as before), and for jobs queued by an earlier version. The
 // Message-ID is derived from the reference, so a resend after a crash between sending and saving is
-// recognisable as the same message (in the outbox too, where the repeat is a second message with that id).
+// recognisable as the same message; the embedded outbox recognises it itself and does not write it again.
 func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	u := &seald.RecordUpdate{When: r.State}
 	if r.IsEmail && r.Mail != nil && r.MessageID == "" {

@@ -38,6 +38,8 @@ type env struct {
 	anchorer seald.Anchorer
 	// patience bounds wait (0: 20 s).
 	patience time.Duration
+	// outbox, when set, is the Mailer instead of the fake (outbox_test.go).
+	outbox seald.Mailer
 }
 
 func newEnv(t *testing.T) *env {
@@ -95,8 +97,12 @@ func (e *env) start(batch int) {
 	if e.anchorer != nil {
 		a = e.anchorer
 	}
+	var m seald.Mailer = e.mailer
+	if e.outbox != nil {
+		m = e.outbox
+	}
 	p := &pipeline.Pipeline{
-		Store: e.store, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: e.mailer,
+		Store: e.store, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: m,
 		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: a},
 		Link:      e.svc.VerificationLink,
 		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: maxWait},

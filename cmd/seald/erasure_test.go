@@ -114,8 +114,8 @@ func TestErasure(t *testing.T) {
 		str(r.Body, "data.status") != "ACTIVE" {
 		t.Fatalf("erase: %d %s", r.Status, r.Raw)
 	}
-	if code := waitGatewayGone(t, in, cid); code != 404 && code != 410 {
-		t.Errorf("gateway after erasure: %d, want 404 or 410", code)
+	if code := waitGatewayGone(t, in, cid); code != 410 {
+		t.Errorf("gateway after erasure: %d, want 410 (docs/api.md)", code)
 	}
 	erasedTime := checkErased(t, in, ref, hash, cid, data)
 
@@ -186,8 +186,8 @@ func TestErasureKubo(t *testing.T) {
 	if r := in.post("/authentication/erase", map[string]any{"reference": ref, "reason": "retention"}); r.Status != 200 {
 		t.Fatalf("erase: %d %s", r.Status, r.Raw)
 	}
-	if code := waitGatewayGone(t, in, cid); code != 404 && code != 410 {
-		t.Errorf("gateway after erasure: %d, want 404 or 410", code)
+	if code := waitGatewayGone(t, in, cid); code != 410 {
+		t.Errorf("gateway after erasure: %d, want 410 (docs/api.md)", code)
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -258,8 +258,8 @@ func TestEraseKill9(t *testing.T) {
 				t.Fatalf("after the crash at %s the copy is pinned = %v, want %v", point, pinned, want)
 			}
 			p2 := startProcess(t, bin, dir, nil)
-			if code := waitGatewayGone(t, p2.in, cid); code != 404 && code != 410 {
-				t.Errorf("gateway after the restart: %d", code)
+			if code := waitGatewayGone(t, p2.in, cid); code != 410 {
+				t.Errorf("gateway after the restart: %d, want 410", code)
 			}
 			checkErased(t, p2.in, ref, hash, cid, data)
 			// The erase job is done: the restarted process holds no job for the record.

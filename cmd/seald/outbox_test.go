@@ -5,10 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"seald.dev/seald"
 	"seald.dev/seald/mail"
+	"seald.dev/seald/sqlite"
 )
 
 // TestServeOutboxMbox runs the real binary on a data dir whose outbox the .eml outbox of an earlier version
@@ -116,4 +120,124 @@ func TestServeOutboxMbox(t *testing.T) {
 	if sends[ref1] != 1 || sends[ref2] != 1 || sends["D-11111111-0000-4000-8000-000000000001"] != 2 || len(sends) != 5 {
 		t.Errorf("sends %v, want the old log's four and one of each new record", sends)
 	}
+}
+
+// TestKill9OutboxOnce seals a few hundred records with e-mail through the real binary (the crashtest build,
+// 32 job runners, 8 clients) and stops it twice while their messages are being written: once with SIGKILL
+// when a third of the round's messages are in the outbox, once at the crash point after-mail-send (the 40th
+// send: a message durable in the outbox, its record's save not made), while others are in flight at other
+// steps. Before each restart the test opens the stopped store and counts the records whose message is in
+// the outbox but whose send was not saved: the pipeline sends those again. After the last restart every
+// record is COMPLETED and outbox.mbox, read whole as a mail tool reads it, holds exactly one message per
+// record, as sent.log counts them.
+func TestKill9OutboxOnce(t *testing.T) {
+	const clients, perRound = 8, 150
+	bin := buildBinary(t, "crashtest")
+	dir := t.TempDir()
+	outbox := filepath.Join(dir, "outbox")
+	var all []sealResult
+	var seq atomic.Int64
+	inFlight := 0
+	for round, env := range [][]string{
+		nil,
+		{"SEALD_CRASH_AT=" + seald.CrashAfterMailSend, "SEALD_CRASH_AFTER=40"},
+	} {
+		before := len(outboxMessages(t, dir))
+		p := startProcess(t, bin, dir, env)
+		var (
+			mu  sync.Mutex
+			got []sealResult
+			wg  sync.WaitGroup
+		)
+		url, sub, api := p.in.URL, p.in.Sub, p.in.API
+		for range clients {
+			wg.Go(func() {
+				for n := seq.Add(1); n <= int64((round+1)*perRound); n = seq.Add(1) {
+					r := trySeal(url, sub, api, map[string]any{"outbox": round, "n": n}, nil)
+					mu.Lock()
+					got = append(got, r)
+					mu.Unlock()
+					if r.Status == 0 {
+						return // the server is gone
+					}
+				}
+			})
+		}
+		if env == nil {
+			for deadline := time.Now().Add(time.Minute); len(outboxMessages(t, dir)) < before+perRound/3; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("round %d: the outbox never reached %d messages\n%s", round, before+perRound/3, p.in.logText())
+				}
+			}
+			p.kill()
+		} else if code := p.wait(t, time.Minute); code != 137 {
+			t.Fatalf("round %d: seald exited with %d, want 137 from the crash point\n%s", round, code, p.in.logText())
+		}
+		wg.Wait()
+		seq.Store(int64((round + 1) * perRound))
+		all = append(all, got...)
+
+		// Sent, not saved: the records whose message is in the outbox and whose Message-ID the store lacks.
+		st, err := sqlite.Open(t.Context(), filepath.Join(dir, "seald.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		unsaved := 0
+		for _, m := range outboxMessages(t, dir) {
+			r, err := st.Record(t.Context(), m.Reference)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.MessageID == "" {
+				unsaved++
+			}
+		}
+		st.Close()
+		if env != nil && unsaved == 0 {
+			t.Errorf("round %d: no message was sent and not saved at the crash point after-mail-send", round)
+		}
+		inFlight += unsaved
+		t.Logf("round %d: %d requests, %d messages in the outbox at the stop, %d of them sent and not saved", round, len(got), len(outboxMessages(t, dir)), unsaved)
+	}
+
+	p := startProcess(t, bin, dir, nil)
+	var refs []string
+	for _, r := range all {
+		if r.Status == 201 {
+			refs = append(refs, r.Ref)
+			continue
+		}
+		code, env := tryGet(p.in.URL, p.in.Sub, p.in.API, verifyBase+"hash?hash="+r.Hash)
+		switch code {
+		case 200:
+			refs = append(refs, str(env, "data.details.reference"))
+		case 404:
+		default:
+			t.Fatalf("verify by hash: %d %v", code, env)
+		}
+	}
+	completeAll(t, p.in, refs, 2*time.Minute)
+	p.terminate(t)
+
+	whole, err := mail.ReadMbox([]byte(readFile(t, filepath.Join(outbox, mail.MboxName))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sends, err := mail.Sends(outbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRef := map[string]int{}
+	for _, m := range whole {
+		perRef[m.Reference]++
+	}
+	for _, ref := range refs {
+		if perRef[ref] != 1 || sends[ref] != 1 {
+			t.Errorf("%s: %d messages in outbox.mbox, %d sends logged; want exactly 1", ref, perRef[ref], sends[ref])
+		}
+	}
+	if len(whole) != len(refs) || len(sends) != len(refs) {
+		t.Errorf("outbox.mbox holds %d messages and sent.log %d references for %d records", len(whole), len(sends), len(refs))
+	}
+	t.Logf("%d records, %d messages in outbox.mbox, %d sent and not saved at a stop (each sent again and recognised)", len(refs), len(whole), inFlight)
 }

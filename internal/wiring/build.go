@@ -17,6 +17,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/httpapi"
 	"seald.dev/seald/ipfs"
+	"seald.dev/seald/mail"
 	"seald.dev/seald/pipeline"
 	"seald.dev/seald/prom"
 	"seald.dev/seald/secret"
@@ -220,6 +221,9 @@ func (a *App) assemble(ctx context.Context, opts Options) error {
 	a.Parts = parts
 	crash, clock := crashHook(opts.Getenv), testClock(opts.Getenv)
 	svc.Now, svc.Crash, svc.Blobs, svc.PublicURL, svc.Chains = clock, crash, parts.Blobs, cfg.PublicURL, parts.Chains
+	if o, ok := parts.Mailer.(*mail.Outbox); ok {
+		o.Crash = crash // before the pipeline's first Send
+	}
 	svc.CacheTTL, svc.MaxBacklog = cfg.AuthCacheTTL, cfg.MaxBacklog
 	pipe := &pipeline.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,
