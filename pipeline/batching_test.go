@@ -17,7 +17,7 @@ func TestAdaptiveBatching(t *testing.T) {
 	e.start(4)
 
 	lone := e.seal(0)
-	e.waitState(lone.Reference, seald.StateAnchored)
+	e.wait(lone.Reference, "anchored", (*seald.Record).Anchored) // ANCHORED, or on past it between two looks
 	if got := e.chain.minedBatches(); got != 1 {
 		t.Fatalf("after a lone record: %d batches mined, want 1", got)
 	}
@@ -51,7 +51,7 @@ func TestAdaptiveBatching(t *testing.T) {
 	e.chain.releaseBatches()
 	sizes := map[int64]int{} // batch id -> records
 	for _, r := range behind {
-		sizes[e.waitState(r.Reference, seald.StateAnchored).BatchID]++
+		sizes[e.wait(r.Reference, "anchored", (*seald.Record).Anchored).BatchID]++
 	}
 	// Ten records waited behind the held batch: they leave as 4, 4 and 2 (MaxRecords 4), one after the other.
 	if len(sizes) != 3 {
