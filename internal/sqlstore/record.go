@@ -317,3 +317,27 @@ func (s *Store) CountWaitingByNetwork(ctx context.Context) (map[string]int, erro
 	}
 	return m, nil
 }
+
+// ListRecords returns a page of a project's records, newest first. The records_project index (project_id,
+// created_at, seq) answers it by walking from the cursor's row: no OFFSET, so the thousandth page costs what
+// the first does.
+func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) ([]*seald.Record, error) {
+	query := selectRecord + `WHERE project_id = ?`
+	args := []any{q.ProjectID}
+	if q.Status != "" {
+		query += ` AND status = ?`
+		args = append(args, string(q.Status))
+	}
+	if q.State != "" {
+		query += ` AND state = ?`
+		args = append(args, string(q.State))
+	}
+	if q.After != "" {
+		// A cursor of another project finds no row: the comparison with NULL is never true, the page is empty.
+		query += ` AND (created_at, seq) < (SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?)`
+		args = append(args, q.After, q.ProjectID)
+	}
+	query += ` ORDER BY created_at DESC, seq DESC LIMIT ?`
+	args = append(args, max(q.Limit, 1))
+	return list(ctx, s, s.op("ListRecords"), scanRecord, query, args...)
+}
