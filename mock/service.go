@@ -1,4 +1,4 @@
-// Package mock fakes the domain for the handler tests of httpapi and web: Service has one function field per
+// Package mock fakes the domain for the handler tests of httpapi, web and console: Service has one function field per
 // method those packages call, and a test sets only the ones its handler needs. A method whose field is nil
 // panics with its name, so a test that reaches a method it did not expect fails loudly (the HTTP layer
 // recovers the panic into a 500, which the test sees). Fakes are for the HTTP layer only: the rules
@@ -28,6 +28,7 @@ type Service struct {
 	HistoryFn      func(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
 	DownloadFn     func(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
+	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error)
 
 	UpdateTenantFn func(ctx context.Context, c *seald.Caller, u seald.TenantUpdate) (*seald.Business, *seald.Project, error)
 
@@ -239,4 +240,12 @@ func (s *Service) TrustRootURL() string {
 		unset("TrustRootURL")
 	}
 	return s.TrustRootURLFn()
+}
+
+// ListRecords calls ListRecordsFn.
+func (s *Service) ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error) {
+	if s.ListRecordsFn == nil {
+		unset("ListRecords")
+	}
+	return s.ListRecordsFn(ctx, c, q)
 }
