@@ -189,17 +189,21 @@ func (c *Console) toSignIn(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, "/console/sign-in")
 }
 
-// sameOrigin reports whether a form comes from this origin, when the browser says where it comes from
-// (Sec-Fetch-Site, else Origin); a client that says nothing passes, and the CSRF token decides.
+// sameOrigin reports whether a form comes from this origin, as far as the browser says: Sec-Fetch-Site when
+// it is sent (every current browser), else an Origin naming another host refuses. An Origin of "null" (what
+// a browser sends under Referrer-Policy: no-referrer) and a client that says nothing pass: the CSRF token
+// decides.
 func sameOrigin(r *http.Request) bool {
 	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
+	case "same-origin", "none":
+		return true
+	case "":
 	default:
 		return false
 	}
 	o := r.Header.Get("Origin")
 	if o == "" || o == "null" {
-		return o == ""
+		return true
 	}
 	u, err := url.Parse(o)
 	return err == nil && u.Host == r.Host
