@@ -41,6 +41,9 @@ type Source interface {
 	ChangeStatus(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, *seald.StatusChange, error)
 	Erase(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
 	VerificationLink(reference string) string
+	Seal(ctx context.Context, c *seald.Caller, req *seald.SealRequest) (*seald.Record, error)
+	Generate(ctx context.Context, c *seald.Caller, data []byte) (*seald.Record, error)
+	Status(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, error)
 }
 
 // Throttle counts failed sign-ins in the API's budget of failed authentications (httpapi.Server): ok is
@@ -121,6 +124,9 @@ func (c *Console) init() {
 	mux.HandleFunc("POST /console/records/{ref}/revoke", c.signedIn(c.revoke))
 	mux.HandleFunc("GET /console/records/{ref}/erase", c.signedIn(c.confirmPage("erase")))
 	mux.HandleFunc("POST /console/records/{ref}/erase", c.signedIn(c.erase))
+	mux.HandleFunc("GET /console/seal", c.signedIn(c.sealPage))
+	mux.HandleFunc("POST /console/seal", c.signedInLimit(sealLimit, c.seal))
+	mux.HandleFunc("GET /console/sealed", c.signedIn(c.sealed))
 	mux.HandleFunc("GET /console/assets/{name}", serveAsset)
 	mux.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) { c.notFound(w, r, nil) })
 	c.handler = mux
@@ -144,6 +150,11 @@ type request struct {
 // sent to the sign-in page (a GET) or refused (a POST). Every POST must carry the session's CSRF token, and,
 // when the browser names one, come from this origin.
 func (c *Console) signedIn(h func(w http.ResponseWriter, r *request)) http.HandlerFunc {
+	return c.signedInLimit(formLimit, h)
+}
+
+// signedInLimit is signedIn with a bound on the form's body other than formLimit (an upload).
+func (c *Console) signedInLimit(limit int64, h func(w http.ResponseWriter, r *request)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var s *session
 		if ck, err := r.Cookie(cookieName); err == nil {
@@ -166,7 +177,7 @@ func (c *Console) signedIn(h func(w http.ResponseWriter, r *request)) http.Handl
 		}
 		rq := &request{Request: r, session: s, caller: caller}
 		if r.Method == http.MethodPost {
-			r.Body = http.MaxBytesReader(w, r.Body, formLimit)
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 			if !sameOrigin(r) || !s.validCSRF(r.PostFormValue("csrf")) {
 				c.render(w, r, http.StatusForbidden, errorPage, c.page(rq, "Refused", errorView{
 					Message: "This form was not sent by this console page (its security token is missing or " +
@@ -307,6 +318,8 @@ var (
 	recordPage  = pageTemplate("record.html")
 	confirmTmpl = pageTemplate("confirm.html")
 	errorPage   = pageTemplate("error.html")
+	sealTmpl    = pageTemplate("seal.html")
+	sealedTmpl  = pageTemplate("sealed.html")
 )
 
 var funcs = template.FuncMap{

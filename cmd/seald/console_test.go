@@ -127,7 +127,8 @@ func consoleRequest(t *testing.T, method, target, cookie string, form url.Values
 }
 
 // TestConsoleInBrowser drives the console of a real `seald serve` (embedded defaults) in headless Chromium:
-// sign in with a project's keys, find a record by hash, suspend, activate and revoke it and see its history,
+// sign in with a project's keys, seal three records from the form and watch them reach COMPLETED, find one by
+// hash, suspend, activate and revoke it and see its history,
 // erase another, sign out and find the old cookie refused; a second business gets 404 for the first one's
 // record and cannot change it with a forged form. axe-core runs on every page at 390 and 1280 px.
 func TestConsoleInBrowser(t *testing.T) {
@@ -139,14 +140,37 @@ func TestConsoleInBrowser(t *testing.T) {
 	other := tenant(t, dir, "--business", "Other Ltd", "--project", "Invoices")
 	ao, oo := owner{acme["subscription_key"], acme["api_key"]}, owner{other["subscription_key"], other["api_key"]}
 
-	// Sealing from the console's own form is not built yet (docs/console.md "Not yet"): seal through the API.
-	keepRef, keepHash := in.sealAs(ao, `{"diploma":"D-1","name":"Ada"}`)
-	eraseRef, _ := in.sealAs(ao, `{"diploma":"D-2","name":"Grace"}`)
-	in.waitOwned(ao, keepRef, "COMPLETED")
-	in.waitOwned(ao, eraseRef, "COMPLETED")
-
 	tb := newTab(t, browser, false)
 	tb.signIn(in.URL, ao, shots)
+
+	// Seal three records from the form (JSON Lines, with an e-mail) and watch them reach COMPLETED.
+	tb.do(chromedp.Navigate(in.URL + "/console/seal"))
+	tb.waitFor("seal page", `!!document.getElementById('data')`)
+	tb.look(shots, "seal")
+	tb.do(chromedp.SetValue(chromedp.CSS("#data"), "{\"diploma\":\"D-1\",\"name\":\"Ada\"}\n{\"diploma\":\"D-2\",\"name\":\"Grace\"}\n{\"diploma\":\"D-3\",\"name\":\"Edsger\"}"),
+		chromedp.SetValue(chromedp.CSS("#to"), "registrar@example.com"), chromedp.Click(chromedp.CSS("form.stack button")))
+	tb.waitFor("sealed page", `location.pathname === '/console/sealed'`)
+	tb.look(shots, "sealed")
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		states, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('td.state')).map(e => e.textContent)`))
+		if len(states) == 3 && strings.Join(states, " ") == "COMPLETED COMPLETED COMPLETED" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sealed records: %q after 90 s, want COMPLETED each\n%s", states, in.logText())
+		}
+		time.Sleep(200 * time.Millisecond) // the page reloads itself every 2 s
+	}
+	rows, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('table.sealed tbody tr')).map(r => r.cells[0].textContent + ' ' + r.cells[2].textContent)`))
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("sealed rows: %q, %v", rows, err)
+	}
+	keepRef, keepHash, _ := strings.Cut(rows[0], " ")
+	eraseRef, _, _ := strings.Cut(rows[1], " ")
+
+	tb.do(chromedp.Navigate(in.URL + "/console/records"))
+	tb.waitFor("records", `!!document.querySelector('table.records')`)
 	tb.look(shots, "records")
 	if got := tb.text("table.records"); !strings.Contains(got, keepRef) || !strings.Contains(got, eraseRef) || !strings.Contains(got, "COMPLETED") {
 		t.Fatalf("records list: %q", got)
