@@ -44,6 +44,11 @@ type Source interface {
 	Seal(ctx context.Context, c *seald.Caller, req *seald.SealRequest) (*seald.Record, error)
 	Generate(ctx context.Context, c *seald.Caller, data []byte) (*seald.Record, error)
 	Status(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, error)
+	CreateWebhook(ctx context.Context, c *seald.Caller, req seald.WebhookRequest) (*seald.Webhook, string, error)
+	ListWebhooks(ctx context.Context, c *seald.Caller) ([]*seald.Webhook, error)
+	DeleteWebhook(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, error)
+	WebhookDeliveries(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, []*seald.Delivery, error)
+	ReplayDelivery(ctx context.Context, c *seald.Caller, deliveryID string) (*seald.Delivery, error)
 }
 
 // Throttle counts failed sign-ins in the API's budget of failed authentications (httpapi.Server): ok is
@@ -127,6 +132,11 @@ func (c *Console) init() {
 	mux.HandleFunc("GET /console/seal", c.signedIn(c.sealPage))
 	mux.HandleFunc("POST /console/seal", c.signedInLimit(sealLimit, c.seal))
 	mux.HandleFunc("GET /console/sealed", c.signedIn(c.sealed))
+	mux.HandleFunc("GET /console/webhooks", c.signedIn(c.webhooks))
+	mux.HandleFunc("POST /console/webhooks", c.signedIn(c.createWebhook))
+	mux.HandleFunc("GET /console/webhooks/{id}", c.signedIn(c.webhook))
+	mux.HandleFunc("POST /console/webhooks/{id}/delete", c.signedIn(c.deleteWebhook))
+	mux.HandleFunc("POST /console/webhooks/{id}/deliveries/{delivery}/replay", c.signedIn(c.replayDelivery))
 	mux.HandleFunc("GET /console/assets/{name}", serveAsset)
 	mux.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) { c.notFound(w, r, nil) })
 	c.handler = mux
@@ -320,6 +330,8 @@ var (
 	errorPage   = pageTemplate("error.html")
 	sealTmpl    = pageTemplate("seal.html")
 	sealedTmpl  = pageTemplate("sealed.html")
+	hooksTmpl   = pageTemplate("webhooks.html")
+	hookTmpl    = pageTemplate("webhook.html")
 )
 
 var funcs = template.FuncMap{

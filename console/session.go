@@ -22,6 +22,9 @@ type session struct {
 	apiKey          string
 	created         time.Time
 	lastSeen        time.Time
+	// secret is a secret to show once on the next page that asks for it (a new webhook's signing secret), so
+	// that it never goes into a URL and a reload does not show it again.
+	secret string
 }
 
 // sessions is the table of live sessions, bounded so that sign-ins cannot exhaust memory.
@@ -108,4 +111,20 @@ func (t *sessions) end(id string) {
 // validCSRF compares a submitted token with the session's in constant time.
 func (s *session) validCSRF(token string) bool {
 	return token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.csrf)) == 1
+}
+
+// keepSecret holds a secret for the session's next page that shows one.
+func (t *sessions) keepSecret(s *session, secret string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s.secret = secret
+}
+
+// takeSecret returns the secret kept for the session and forgets it.
+func (t *sessions) takeSecret(s *session) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v := s.secret
+	s.secret = ""
+	return v
 }

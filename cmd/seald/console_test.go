@@ -2,11 +2,14 @@ package main
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,7 +39,8 @@ func (tb *tab) look(shots, name string) {
 	tb.screenshot(shots, name+"-390.png")
 	tb.accessible(name + " at 390 px")
 	if wide, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > 390`)); err == nil && wide {
-		tb.t.Errorf("%s: the page is wider than a 390 px phone", name)
+		over, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 391 && !e.closest('.scroll')).slice(0, 5).map(e => e.tagName + '.' + e.className)`))
+		tb.t.Errorf("%s: the page is wider than a 390 px phone: %q", name, over)
 	}
 	tb.do(chromedp.EmulateViewport(1280, 900))
 	tb.screenshot(shots, name+"-1280.png")
@@ -135,13 +139,31 @@ func TestConsoleInBrowser(t *testing.T) {
 	browser := newBrowser(t)
 	shots := consoleShots(t)
 	dir := t.TempDir()
-	in := startServe(t, dir, nil)
+	var hits atomic.Int64
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	t.Cleanup(receiver.Close)
+	in := startServe(t, dir, nil, "--webhook-allow", "127.0.0.1/32")
 	acme := tenant(t, dir, "--business", "Acme Diplomas", "--project", "Class of 2026")
 	other := tenant(t, dir, "--business", "Other Ltd", "--project", "Invoices")
 	ao, oo := owner{acme["subscription_key"], acme["api_key"]}, owner{other["subscription_key"], other["api_key"]}
 
 	tb := newTab(t, browser, false)
 	tb.signIn(in.URL, ao, shots)
+
+	// Add a webhook: its secret is shown once.
+	tb.do(chromedp.Navigate(in.URL + "/console/webhooks"))
+	tb.waitFor("webhooks page", `!!document.getElementById('url')`)
+	tb.look(shots, "webhooks")
+	tb.do(chromedp.SetValue(chromedp.CSS("#url"), receiver.URL+"/hook"), chromedp.Click(chromedp.CSS("form.stack button")))
+	tb.waitFor("webhook added", `location.search === '?done=created' && !!document.getElementById('secret')`)
+	if secret := tb.text("#secret"); len(secret) < 20 {
+		t.Errorf("webhook secret shown: %q", secret)
+	}
+	hookPage, err := chromedp.Run(tb.ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookPage = strings.TrimSuffix(hookPage, "?done=created")
 
 	// Seal three records from the form (JSON Lines, with an e-mail) and watch them reach COMPLETED.
 	tb.do(chromedp.Navigate(in.URL + "/console/seal"))
@@ -219,6 +241,30 @@ func TestConsoleInBrowser(t *testing.T) {
 	tb.waitFor("erased", `location.search === '?done=erased'`)
 	if got := tb.text("main"); !strings.Contains(got, "Data erased") || !strings.Contains(got, "data erased") {
 		t.Errorf("record page after erasing: %q", got)
+	}
+
+	// The webhook's deliveries: one record.completed per record and the status changes, delivered; replay one.
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		tb.do(chromedp.Navigate(hookPage))
+		tb.waitFor("webhook page", `!!document.querySelector('h2')`)
+		states, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('td.delivery-state')).map(e => e.textContent)`))
+		if len(states) >= 7 && !slices.ContainsFunc(states, func(s string) bool { return s != "DELIVERED" }) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("deliveries: %q, want at least 7 DELIVERED (3 completed, 3 status changes, 1 erasure)", states)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	tb.look(shots, "webhook")
+	before := hits.Load()
+	tb.do(chromedp.Click(chromedp.CSS("table.deliveries button")))
+	tb.waitFor("replayed", `location.search === '?done=replayed'`)
+	for deadline := time.Now().Add(10 * time.Second); hits.Load() == before; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the replayed delivery never reached the receiver")
+		}
 	}
 
 	// A second business: 404 for the first one's record, and no change through a forged form.
