@@ -49,6 +49,10 @@ type Source interface {
 	DeleteWebhook(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, error)
 	WebhookDeliveries(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, []*seald.Delivery, error)
 	ReplayDelivery(ctx context.Context, c *seald.Caller, deliveryID string) (*seald.Delivery, error)
+	ProjectKeys(ctx context.Context, c *seald.Caller) ([]*seald.Key, error)
+	IssueProjectKey(ctx context.Context, c *seald.Caller) (string, *seald.Key, error)
+	RotateProjectKey(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error)
+	RevokeProjectKey(ctx context.Context, c *seald.Caller, keyID string) (*seald.Key, error)
 }
 
 // Throttle counts failed sign-ins in the API's budget of failed authentications (httpapi.Server): ok is
@@ -137,6 +141,10 @@ func (c *Console) init() {
 	mux.HandleFunc("GET /console/webhooks/{id}", c.signedIn(c.webhook))
 	mux.HandleFunc("POST /console/webhooks/{id}/delete", c.signedIn(c.deleteWebhook))
 	mux.HandleFunc("POST /console/webhooks/{id}/deliveries/{delivery}/replay", c.signedIn(c.replayDelivery))
+	mux.HandleFunc("GET /console/keys", c.signedIn(c.keys))
+	mux.HandleFunc("POST /console/keys", c.signedIn(c.issueKey))
+	mux.HandleFunc("POST /console/keys/{id}/rotate", c.signedIn(c.rotateKey))
+	mux.HandleFunc("POST /console/keys/{id}/revoke", c.signedIn(c.revokeKey))
 	mux.HandleFunc("GET /console/assets/{name}", serveAsset)
 	mux.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) { c.notFound(w, r, nil) })
 	c.handler = mux
@@ -332,6 +340,7 @@ var (
 	sealedTmpl  = pageTemplate("sealed.html")
 	hooksTmpl   = pageTemplate("webhooks.html")
 	hookTmpl    = pageTemplate("webhook.html")
+	keysTmpl    = pageTemplate("keys.html")
 )
 
 var funcs = template.FuncMap{

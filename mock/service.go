@@ -8,6 +8,7 @@ package mock
 import (
 	"context"
 	"crypto/ed25519"
+	"time"
 
 	"seald.dev/seald"
 )
@@ -29,6 +30,11 @@ type Service struct {
 	DownloadFn     func(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
 	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error)
+
+	ProjectKeysFn      func(ctx context.Context, c *seald.Caller) ([]*seald.Key, error)
+	IssueProjectKeyFn  func(ctx context.Context, c *seald.Caller) (string, *seald.Key, error)
+	RotateProjectKeyFn func(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error)
+	RevokeProjectKeyFn func(ctx context.Context, c *seald.Caller, keyID string) (*seald.Key, error)
 
 	UpdateTenantFn func(ctx context.Context, c *seald.Caller, u seald.TenantUpdate) (*seald.Business, *seald.Project, error)
 
@@ -248,4 +254,36 @@ func (s *Service) ListRecords(ctx context.Context, c *seald.Caller, q seald.Reco
 		unset("ListRecords")
 	}
 	return s.ListRecordsFn(ctx, c, q)
+}
+
+// ProjectKeys calls ProjectKeysFn.
+func (s *Service) ProjectKeys(ctx context.Context, c *seald.Caller) ([]*seald.Key, error) {
+	if s.ProjectKeysFn == nil {
+		unset("ProjectKeys")
+	}
+	return s.ProjectKeysFn(ctx, c)
+}
+
+// IssueProjectKey calls IssueProjectKeyFn.
+func (s *Service) IssueProjectKey(ctx context.Context, c *seald.Caller) (string, *seald.Key, error) {
+	if s.IssueProjectKeyFn == nil {
+		unset("IssueProjectKey")
+	}
+	return s.IssueProjectKeyFn(ctx, c)
+}
+
+// RotateProjectKey calls RotateProjectKeyFn.
+func (s *Service) RotateProjectKey(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error) {
+	if s.RotateProjectKeyFn == nil {
+		unset("RotateProjectKey")
+	}
+	return s.RotateProjectKeyFn(ctx, c, keyID, overlap)
+}
+
+// RevokeProjectKey calls RevokeProjectKeyFn.
+func (s *Service) RevokeProjectKey(ctx context.Context, c *seald.Caller, keyID string) (*seald.Key, error) {
+	if s.RevokeProjectKeyFn == nil {
+		unset("RevokeProjectKey")
+	}
+	return s.RevokeProjectKeyFn(ctx, c, keyID)
 }

@@ -133,7 +133,7 @@ func consoleRequest(t *testing.T, method, target, cookie string, form url.Values
 // TestConsoleInBrowser drives the console of a real `seald serve` (embedded defaults) in headless Chromium:
 // sign in with a project's keys, seal three records from the form and watch them reach COMPLETED, find one by
 // hash, suspend, activate and revoke it and see its history,
-// erase another, sign out and find the old cookie refused; a second business gets 404 for the first one's
+// erase another, add a webhook and see its deliveries, issue and revoke a key, sign out and find the old cookie refused; a second business gets 404 for the first one's
 // record and cannot change it with a forged form. axe-core runs on every page at 390 and 1280 px.
 func TestConsoleInBrowser(t *testing.T) {
 	browser := newBrowser(t)
@@ -265,6 +265,26 @@ func TestConsoleInBrowser(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the replayed delivery never reached the receiver")
 		}
+	}
+
+	// Issue a key (its secret shown once, and it works), then revoke it (and it no longer does).
+	tb.do(chromedp.Navigate(in.URL + "/console/keys"))
+	tb.waitFor("keys page", `!!document.querySelector('table.keys')`)
+	tb.do(chromedp.Click(chromedp.CSS("form.stack button")))
+	tb.waitFor("key issued", `location.search === '?done=issued' && !!document.getElementById('secret')`)
+	issued := tb.text("#secret")
+	if r := in.call("GET", "/authentication-status/get/status?reference="+keepRef, ao.sub, issued, "", nil); r.Status != 200 {
+		t.Fatalf("the issued key: %d %s", r.Status, r.Raw)
+	}
+	tb.look(shots, "keys")
+	newKey, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('table.keys tbody tr')).filter(r => !r.cells[0].textContent.includes('this session')).map(r => r.cells[0].textContent.trim())[0] || ''`))
+	if err != nil || newKey == "" {
+		t.Fatalf("the issued key's row: %q, %v", newKey, err)
+	}
+	tb.do(chromedp.Click(chromedp.CSS("#confirm-"+newKey)), chromedp.Click(chromedp.CSS(`button[aria-label="Revoke `+newKey+`"]`)))
+	tb.waitFor("key revoked", `location.search === '?done=revoked'`)
+	if r := in.call("GET", "/authentication-status/get/status?reference="+keepRef, ao.sub, issued, "", nil); r.Status != 401 {
+		t.Errorf("the revoked key: %d, want 401", r.Status)
 	}
 
 	// A second business: 404 for the first one's record, and no change through a forged form.
