@@ -31,3 +31,26 @@ func TestListRecords(t *testing.T) {
 	}
 	e.unchanged(t)
 }
+
+// TestRecordStats counts the caller's own project's records sealed today, by status and state, with its
+// backlog; bad days are EINVALID, nobody is refused.
+func TestRecordStats(t *testing.T) {
+	e := newAuthorityEnv(t)
+	st, err := e.svc.RecordStats(t.Context(), e.pub, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Days) != 7 || st.Days[6].Count != 1 || st.Days[0].Count != 0 || st.ByStatus[seald.StatusActive] != 1 ||
+		st.ByState[seald.StatePending] != 1 || st.Backlog != 1 {
+		t.Errorf("RecordStats: %+v", st)
+	}
+	if !st.Days[6].Day.Equal(st.Days[5].Day.AddDate(0, 0, 1)) {
+		t.Errorf("days not consecutive: %v, %v", st.Days[5].Day, st.Days[6].Day)
+	}
+	if _, err := e.svc.RecordStats(t.Context(), e.pub, 0); seald.ErrorCode(err) != seald.EINVALID {
+		t.Errorf("0 days: %v", err)
+	}
+	if _, err := e.svc.RecordStats(t.Context(), nil, 7); seald.ErrorCode(err) != seald.EUNAUTHORIZED {
+		t.Errorf("nobody: %v", err)
+	}
+}

@@ -177,6 +177,17 @@ type Records interface {
 	// of a page does not grow with how far it is from the first). An After that is not a record of the
 	// project gives an empty page. None is an empty list, not an error.
 	ListRecords(ctx context.Context, q RecordQuery) ([]*Record, error)
+	// CountProjectRecords counts a project's records by status and by pipeline state, and, for each i, those
+	// created in [bounds[i], bounds[i+1]) (PerDay has len(bounds)-1 entries; none when bounds has fewer than
+	// two).
+	CountProjectRecords(ctx context.Context, projectID string, bounds []time.Time) (*RecordCounts, error)
+}
+
+// RecordCounts are a project's records counted (Records.CountProjectRecords).
+type RecordCounts struct {
+	ByStatus map[Status]int
+	ByState  map[State]int
+	PerDay   []int
 }
 
 // RecordQuery selects a page of a project's records (Records.ListRecords).

@@ -21,6 +21,7 @@ var recordTests = []test{
 	{"JobsOfCreate", testRecordJobs},
 	{"ByHash", testRecordsByHash},
 	{"ListRecords", testListRecords},
+	{"CountProjectRecords", testCountProjectRecords},
 	{"ByCID", testRecordByCID},
 	{"ByToken", testRecordByToken},
 	{"Payload", testPayload},
@@ -434,4 +435,31 @@ func testListRecords(t *testing.T, s seald.Store) {
 		[]string{foreign.Reference})
 	equal(t, "ListRecords after another project's record", page(seald.RecordQuery{ProjectID: p.ProjectID,
 		After: foreign.Reference, Limit: 10}), []string{})
+}
+
+// CountProjectRecords counts one project's records only, by status, by state and by interval of creation
+// (an interval includes its start and not its end).
+func testCountProjectRecords(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	_, other := tenant(t, s)
+	day := 24 * time.Hour
+	for i, at := range []time.Duration{0, time.Hour, day, day + time.Minute, 2*day - time.Millisecond, 3 * day} {
+		r := newRecord(p, base.Add(at))
+		if i%2 == 1 {
+			r.Status, r.State = seald.StatusRevoked, seald.StateCompleted
+		}
+		create(t, s, r)
+	}
+	create(t, s, newRecord(other, base))
+	got, err := s.CountProjectRecords(ctx, p.ProjectID, []time.Time{base, base.Add(day), base.Add(2 * day)})
+	ok(t, "CountProjectRecords", err)
+	equal(t, "CountProjectRecords", got, &seald.RecordCounts{
+		ByStatus: map[seald.Status]int{seald.StatusActive: 3, seald.StatusRevoked: 3},
+		ByState:  map[seald.State]int{seald.StatePending: 3, seald.StateCompleted: 3},
+		PerDay:   []int{2, 3},
+	})
+	got, err = s.CountProjectRecords(ctx, "prj_none", nil)
+	ok(t, "CountProjectRecords of no project", err)
+	equal(t, "CountProjectRecords of no project", got, &seald.RecordCounts{ByStatus: map[seald.Status]int{}, ByState: map[seald.State]int{}})
 }
