@@ -49,6 +49,7 @@ type Source interface {
 	DeleteWebhook(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, error)
 	WebhookDeliveries(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, []*seald.Delivery, error)
 	ReplayDelivery(ctx context.Context, c *seald.Caller, deliveryID string) (*seald.Delivery, error)
+	RecordStats(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error)
 	ProjectKeys(ctx context.Context, c *seald.Caller) ([]*seald.Key, error)
 	IssueProjectKey(ctx context.Context, c *seald.Caller) (string, *seald.Key, error)
 	RotateProjectKey(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error)
@@ -141,6 +142,7 @@ func (c *Console) init() {
 	mux.HandleFunc("GET /console/webhooks/{id}", c.signedIn(c.webhook))
 	mux.HandleFunc("POST /console/webhooks/{id}/delete", c.signedIn(c.deleteWebhook))
 	mux.HandleFunc("POST /console/webhooks/{id}/deliveries/{delivery}/replay", c.signedIn(c.replayDelivery))
+	mux.HandleFunc("GET /console/glance", c.signedIn(c.glance))
 	mux.HandleFunc("GET /console/keys", c.signedIn(c.keys))
 	mux.HandleFunc("POST /console/keys", c.signedIn(c.issueKey))
 	mux.HandleFunc("POST /console/keys/{id}/rotate", c.signedIn(c.rotateKey))
@@ -341,6 +343,7 @@ var (
 	hooksTmpl   = pageTemplate("webhooks.html")
 	hookTmpl    = pageTemplate("webhook.html")
 	keysTmpl    = pageTemplate("keys.html")
+	glanceTmpl  = pageTemplate("glance.html")
 )
 
 var funcs = template.FuncMap{

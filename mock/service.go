@@ -31,6 +31,7 @@ type Service struct {
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
 	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error)
 
+	RecordStatsFn      func(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error)
 	ProjectKeysFn      func(ctx context.Context, c *seald.Caller) ([]*seald.Key, error)
 	IssueProjectKeyFn  func(ctx context.Context, c *seald.Caller) (string, *seald.Key, error)
 	RotateProjectKeyFn func(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error)
@@ -286,4 +287,12 @@ func (s *Service) RevokeProjectKey(ctx context.Context, c *seald.Caller, keyID s
 		unset("RevokeProjectKey")
 	}
 	return s.RevokeProjectKeyFn(ctx, c, keyID)
+}
+
+// RecordStats calls RecordStatsFn.
+func (s *Service) RecordStats(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error) {
+	if s.RecordStatsFn == nil {
+		unset("RecordStats")
+	}
+	return s.RecordStatsFn(ctx, c, days)
 }

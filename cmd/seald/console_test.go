@@ -133,7 +133,8 @@ func consoleRequest(t *testing.T, method, target, cookie string, form url.Values
 // TestConsoleInBrowser drives the console of a real `seald serve` (embedded defaults) in headless Chromium:
 // sign in with a project's keys, seal three records from the form and watch them reach COMPLETED, find one by
 // hash, suspend, activate and revoke it and see its history,
-// erase another, add a webhook and see its deliveries, issue and revoke a key, sign out and find the old cookie refused; a second business gets 404 for the first one's
+// erase another, add a webhook and see its deliveries, see the counts at a glance, issue and revoke a key,
+// sign out and find the old cookie refused; a second business gets 404 for the first one's
 // record and cannot change it with a forged form. axe-core runs on every page at 390 and 1280 px.
 func TestConsoleInBrowser(t *testing.T) {
 	browser := newBrowser(t)
@@ -266,6 +267,14 @@ func TestConsoleInBrowser(t *testing.T) {
 			t.Fatal("the replayed delivery never reached the receiver")
 		}
 	}
+
+	// At a glance: the three records sealed today, none waiting.
+	tb.do(chromedp.Navigate(in.URL + "/console/glance"))
+	tb.waitFor("glance page", `!!document.getElementById('backlog')`)
+	if total, backlog := tb.text("#total"), tb.text("#backlog"); total != "3" || !strings.HasPrefix(backlog, "0 ") {
+		t.Errorf("at a glance: %s records, backlog %q; want 3 and 0", total, backlog)
+	}
+	tb.look(shots, "glance")
 
 	// Issue a key (its secret shown once, and it works), then revoke it (and it no longer does).
 	tb.do(chromedp.Navigate(in.URL + "/console/keys"))
