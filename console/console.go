@@ -302,6 +302,10 @@ func (c *Console) fail(w http.ResponseWriter, r *http.Request, rq *request, err 
 		status, msg = http.StatusConflict, seald.ErrorMessage(err)
 	case seald.EGONE:
 		status, msg = http.StatusGone, seald.ErrorMessage(err)
+	case seald.EUNAUTHORIZED:
+		status, msg = http.StatusUnauthorized, seald.ErrorMessage(err)
+	case seald.ETOOLARGE:
+		status, msg = http.StatusRequestEntityTooLarge, seald.ErrorMessage(err)
 	case seald.ERATELIMIT:
 		status, msg = http.StatusTooManyRequests, seald.ErrorMessage(err)
 	case seald.EUNAVAILABLE, seald.EOVERLOADED:

@@ -460,3 +460,21 @@ func TestPageHeaders(t *testing.T) {
 		t.Errorf("proof download: %v", w.Header())
 	}
 }
+
+// TestErrorsInTheAPIsWords: a refusal the Service makes reaches the page with its status and message; a
+// fault is a generic 500.
+func TestErrorsInTheAPIsWords(t *testing.T) {
+	e := newEnv(t)
+	cookie, _ := e.signIn()
+	for code, status := range map[seald.Code]int{seald.EUNAUTHORIZED: 401, seald.ETOOLARGE: 413, seald.EGONE: 410,
+		seald.ERATELIMIT: 429, seald.EUNAVAILABLE: 503, seald.EINTERNAL: 500} {
+		e.svc.ListRecordsFn = func(context.Context, *seald.Caller, seald.RecordQuery) ([]*seald.Record, error) {
+			return nil, seald.Errorf(code, "refused as %s", code)
+		}
+		w := e.do("GET", "/console/records", cookie, nil)
+		wantStatus(t, string(code), w, status)
+		if shown := strings.Contains(w.Body.String(), "refused as"); shown != (status < 500) {
+			t.Errorf("%s: message shown %v", code, shown)
+		}
+	}
+}
