@@ -172,6 +172,32 @@ type Records interface {
 	// CountWaitingByNetwork counts the records in the states of WaitingStates by network; a network with
 	// none is absent. The backlog bound is per network, so a stalled chain refuses only its own seals.
 	CountWaitingByNetwork(ctx context.Context) (map[string]int, error)
+	// ListRecords returns up to q.Limit records of q.ProjectID that match q's filters, newest first (by
+	// creation, ties newest inserted first), starting after the record q.After (keyset pagination: the cost
+	// of a page does not grow with how far it is from the first). An After that is not a record of the
+	// project gives an empty page. None is an empty list, not an error.
+	ListRecords(ctx context.Context, q RecordQuery) ([]*Record, error)
+	// CountProjectRecords counts a project's records by status and by pipeline state, and, for each i, those
+	// created in [bounds[i], bounds[i+1]) (PerDay has len(bounds)-1 entries; none when bounds has fewer than
+	// two).
+	CountProjectRecords(ctx context.Context, projectID string, bounds []time.Time) (*RecordCounts, error)
+}
+
+// RecordCounts are a project's records counted (Records.CountProjectRecords).
+type RecordCounts struct {
+	ByStatus map[Status]int
+	ByState  map[State]int
+	PerDay   []int
+}
+
+// RecordQuery selects a page of a project's records (Records.ListRecords).
+type RecordQuery struct {
+	ProjectID string
+	Status    Status // "" for any
+	State     State  // "" for any
+	// After is the reference of the last record of the previous page; "" for the first page.
+	After string
+	Limit int
 }
 
 // Jobs persists the pipeline's durable jobs.

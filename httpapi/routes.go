@@ -58,6 +58,12 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("GET /tokens/{network}/{token_id}", s.Page)
 	}
 
+	if s.Console != nil {
+		// The console answers its own paths, errors included, as HTML (package console).
+		mux.Handle("/console/", s.Console)
+		mux.Handle("/console", s.Console)
+	}
+
 	for path, ms := range methods {
 		allow := append([]string(nil), ms...)
 		if contains(allow, "GET") {

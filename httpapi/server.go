@@ -33,6 +33,8 @@ type Server struct {
 	Gateway http.Handler
 	// Page serves the public verification page /v/{reference}; nil to leave it out.
 	Page http.Handler
+	// Console serves the businesses' console under /console/; nil to leave it out.
+	Console http.Handler
 	// ValidCID reports whether s is a well-formed CID (package ipfs); nil accepts any non-empty value.
 	ValidCID func(s string) bool
 	// CanonicalCID returns the form seald stores of a valid CID (CIDv1, base32); nil keeps it as given.

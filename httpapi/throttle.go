@@ -148,3 +148,11 @@ func clientKey(a netip.Addr) string {
 	}
 	return a.String()
 }
+
+// AuthenticationFailed counts a failed authentication of the request's client outside the API (the console's
+// sign-in), in the same budget as the API's own, so that a client cannot spend one budget on each door. It
+// reports whether the client was within its budget, and when not, how many seconds it should wait. It may
+// be called once Handler has been called.
+func (s *Server) AuthenticationFailed(r *http.Request) (ok bool, retryAfter int) {
+	return s.failures.fail(s.client(r))
+}

@@ -1,4 +1,4 @@
-// Package mock fakes the domain for the handler tests of httpapi and web: Service has one function field per
+// Package mock fakes the domain for the handler tests of httpapi, web and console: Service has one function field per
 // method those packages call, and a test sets only the ones its handler needs. A method whose field is nil
 // panics with its name, so a test that reaches a method it did not expect fails loudly (the HTTP layer
 // recovers the panic into a 500, which the test sees). Fakes are for the HTTP layer only: the rules
@@ -8,6 +8,7 @@ package mock
 import (
 	"context"
 	"crypto/ed25519"
+	"time"
 
 	"seald.dev/seald"
 )
@@ -28,6 +29,13 @@ type Service struct {
 	HistoryFn      func(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
 	DownloadFn     func(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
+	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error)
+
+	RecordStatsFn      func(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error)
+	ProjectKeysFn      func(ctx context.Context, c *seald.Caller) ([]*seald.Key, error)
+	IssueProjectKeyFn  func(ctx context.Context, c *seald.Caller) (string, *seald.Key, error)
+	RotateProjectKeyFn func(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error)
+	RevokeProjectKeyFn func(ctx context.Context, c *seald.Caller, keyID string) (*seald.Key, error)
 
 	UpdateTenantFn func(ctx context.Context, c *seald.Caller, u seald.TenantUpdate) (*seald.Business, *seald.Project, error)
 
@@ -239,4 +247,52 @@ func (s *Service) TrustRootURL() string {
 		unset("TrustRootURL")
 	}
 	return s.TrustRootURLFn()
+}
+
+// ListRecords calls ListRecordsFn.
+func (s *Service) ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error) {
+	if s.ListRecordsFn == nil {
+		unset("ListRecords")
+	}
+	return s.ListRecordsFn(ctx, c, q)
+}
+
+// ProjectKeys calls ProjectKeysFn.
+func (s *Service) ProjectKeys(ctx context.Context, c *seald.Caller) ([]*seald.Key, error) {
+	if s.ProjectKeysFn == nil {
+		unset("ProjectKeys")
+	}
+	return s.ProjectKeysFn(ctx, c)
+}
+
+// IssueProjectKey calls IssueProjectKeyFn.
+func (s *Service) IssueProjectKey(ctx context.Context, c *seald.Caller) (string, *seald.Key, error) {
+	if s.IssueProjectKeyFn == nil {
+		unset("IssueProjectKey")
+	}
+	return s.IssueProjectKeyFn(ctx, c)
+}
+
+// RotateProjectKey calls RotateProjectKeyFn.
+func (s *Service) RotateProjectKey(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error) {
+	if s.RotateProjectKeyFn == nil {
+		unset("RotateProjectKey")
+	}
+	return s.RotateProjectKeyFn(ctx, c, keyID, overlap)
+}
+
+// RevokeProjectKey calls RevokeProjectKeyFn.
+func (s *Service) RevokeProjectKey(ctx context.Context, c *seald.Caller, keyID string) (*seald.Key, error) {
+	if s.RevokeProjectKeyFn == nil {
+		unset("RevokeProjectKey")
+	}
+	return s.RevokeProjectKeyFn(ctx, c, keyID)
+}
+
+// RecordStats calls RecordStatsFn.
+func (s *Service) RecordStats(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error) {
+	if s.RecordStatsFn == nil {
+		unset("RecordStats")
+	}
+	return s.RecordStatsFn(ctx, c, days)
 }

@@ -20,6 +20,8 @@ var recordTests = []test{
 	{"AtomicWithJobs", testRecordAtomic},
 	{"JobsOfCreate", testRecordJobs},
 	{"ByHash", testRecordsByHash},
+	{"ListRecords", testListRecords},
+	{"CountProjectRecords", testCountProjectRecords},
 	{"ByCID", testRecordByCID},
 	{"ByToken", testRecordByToken},
 	{"Payload", testPayload},
@@ -378,4 +380,86 @@ func testCountWaiting(t *testing.T, s seald.Store) {
 		seald.StatePending:    {Count: 2, Oldest: base},
 		seald.StateIPFSStored: {Count: 1, Oldest: base.Add(2 * time.Minute)},
 	})
+}
+
+// ListRecords pages through one project's records newest first (ties newest inserted first) from a cursor,
+// with the filters, and never shows another project's records; a cursor of another project is an empty page.
+func testListRecords(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	_, other := tenant(t, s)
+	var rs []*seald.Record
+	for i, at := range []time.Duration{time.Second, 0, 3 * time.Second, 2 * time.Second, 2 * time.Second} {
+		r := newRecord(p, base.Add(at))
+		if i%2 == 1 {
+			r.Status, r.State = seald.StatusSuspended, seald.StateCompleted
+		}
+		create(t, s, r)
+		rs = append(rs, r)
+	}
+	foreign := newRecord(other, base.Add(time.Hour))
+	create(t, s, foreign)
+	newest := []string{rs[2].Reference, rs[4].Reference, rs[3].Reference, rs[0].Reference, rs[1].Reference}
+
+	page := func(q seald.RecordQuery) []string {
+		t.Helper()
+		got, err := s.ListRecords(ctx, q)
+		ok(t, "ListRecords", err)
+		return references(got)
+	}
+	all := seald.RecordQuery{ProjectID: p.ProjectID, Limit: 10}
+	equal(t, "ListRecords all", page(all), newest)
+	got, err := s.ListRecords(ctx, all)
+	ok(t, "ListRecords", err)
+	equal(t, "ListRecords whole record", got[0], rs[2])
+
+	var walked []string
+	q := seald.RecordQuery{ProjectID: p.ProjectID, Limit: 2}
+	for {
+		refs := page(q)
+		if len(refs) == 0 {
+			break
+		}
+		walked = append(walked, refs...)
+		q.After = refs[len(refs)-1]
+	}
+	equal(t, "ListRecords paged by 2", walked, newest)
+
+	equal(t, "ListRecords SUSPENDED", page(seald.RecordQuery{ProjectID: p.ProjectID, Status: seald.StatusSuspended, Limit: 10}),
+		[]string{rs[3].Reference, rs[1].Reference})
+	equal(t, "ListRecords PENDING", page(seald.RecordQuery{ProjectID: p.ProjectID, State: seald.StatePending, Limit: 10}),
+		[]string{rs[2].Reference, rs[4].Reference, rs[0].Reference})
+	equal(t, "ListRecords ACTIVE and COMPLETED", page(seald.RecordQuery{ProjectID: p.ProjectID, Status: seald.StatusActive,
+		State: seald.StateCompleted, Limit: 10}), []string{})
+	equal(t, "ListRecords of the other project", page(seald.RecordQuery{ProjectID: other.ProjectID, Limit: 10}),
+		[]string{foreign.Reference})
+	equal(t, "ListRecords after another project's record", page(seald.RecordQuery{ProjectID: p.ProjectID,
+		After: foreign.Reference, Limit: 10}), []string{})
+}
+
+// CountProjectRecords counts one project's records only, by status, by state and by interval of creation
+// (an interval includes its start and not its end).
+func testCountProjectRecords(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	_, other := tenant(t, s)
+	day := 24 * time.Hour
+	for i, at := range []time.Duration{0, time.Hour, day, day + time.Minute, 2*day - time.Millisecond, 3 * day} {
+		r := newRecord(p, base.Add(at))
+		if i%2 == 1 {
+			r.Status, r.State = seald.StatusRevoked, seald.StateCompleted
+		}
+		create(t, s, r)
+	}
+	create(t, s, newRecord(other, base))
+	got, err := s.CountProjectRecords(ctx, p.ProjectID, []time.Time{base, base.Add(day), base.Add(2 * day)})
+	ok(t, "CountProjectRecords", err)
+	equal(t, "CountProjectRecords", got, &seald.RecordCounts{
+		ByStatus: map[seald.Status]int{seald.StatusActive: 3, seald.StatusRevoked: 3},
+		ByState:  map[seald.State]int{seald.StatePending: 3, seald.StateCompleted: 3},
+		PerDay:   []int{2, 3},
+	})
+	got, err = s.CountProjectRecords(ctx, "prj_none", nil)
+	ok(t, "CountProjectRecords of no project", err)
+	equal(t, "CountProjectRecords of no project", got, &seald.RecordCounts{ByStatus: map[seald.Status]int{}, ByState: map[seald.State]int{}})
 }

@@ -317,3 +317,63 @@ func (s *Store) CountWaitingByNetwork(ctx context.Context) (map[string]int, erro
 	}
 	return m, nil
 }
+
+// ListRecords returns a page of a project's records, newest first. The records_project index (project_id,
+// created_at, seq) answers it by walking from the cursor's row: no OFFSET, so the thousandth page costs what
+// the first does.
+func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) ([]*seald.Record, error) {
+	query := selectRecord + `WHERE project_id = ?`
+	args := []any{q.ProjectID}
+	if q.Status != "" {
+		query += ` AND status = ?`
+		args = append(args, string(q.Status))
+	}
+	if q.State != "" {
+		query += ` AND state = ?`
+		args = append(args, string(q.State))
+	}
+	if q.After != "" {
+		// A cursor of another project finds no row: the comparison with NULL is never true, the page is empty.
+		query += ` AND (created_at, seq) < (SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?)`
+		args = append(args, q.After, q.ProjectID)
+	}
+	query += ` ORDER BY created_at DESC, seq DESC LIMIT ?`
+	args = append(args, max(q.Limit, 1))
+	return list(ctx, s, s.op("ListRecords"), scanRecord, query, args...)
+}
+
+// CountProjectRecords counts a project's records by status and state (one pass over the project's rows of the
+// records_project index), and those created in each interval of bounds (a range of that index each).
+func (s *Store) CountProjectRecords(ctx context.Context, projectID string, bounds []time.Time) (*seald.RecordCounts, error) {
+	out := &seald.RecordCounts{}
+	err := s.E.Read(ctx, s.op("CountProjectRecords"), func(q Querier) error {
+		out.ByStatus, out.ByState, out.PerDay = map[seald.Status]int{}, map[seald.State]int{}, nil
+		rows, err := q.Query(ctx, `SELECT status, state, count(*) FROM records WHERE project_id = ? GROUP BY status, state`, projectID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var status, state string
+			var n int
+			if err := rows.Scan(&status, &state, &n); err != nil {
+				return err
+			}
+			out.ByStatus[seald.Status(status)] += n
+			out.ByState[seald.State(state)] += n
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i := 0; i+1 < len(bounds); i++ {
+			var n int
+			if err := q.QueryRow(ctx, `SELECT count(*) FROM records WHERE project_id = ? AND created_at >= ? AND created_at < ?`,
+				projectID, s.D.Time(bounds[i]), s.D.Time(bounds[i+1])).Scan(&n); err != nil {
+				return err
+			}
+			out.PerDay = append(out.PerDay, n)
+		}
+		return nil
+	})
+	return out, err
+}

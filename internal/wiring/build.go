@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"seald.dev/seald"
+	"seald.dev/seald/console"
 	"seald.dev/seald/httpapi"
 	"seald.dev/seald/ipfs"
 	"seald.dev/seald/mail"
@@ -308,6 +309,8 @@ func (a *App) buildServer() error {
 	if cfg.Metrics == "api" {
 		api.MetricsHandler = a.Metrics.Handler()
 	}
+	// The console's failed sign-ins count in the API's own budget of failed authentications.
+	api.Console = &console.Console{Service: svc, Throttle: api, Logger: a.Logger}
 	a.Server = &http.Server{
 		Handler:           withDebug(api.Handler()),
 		ReadHeaderTimeout: httpapi.Timeouts.ReadHeader,
