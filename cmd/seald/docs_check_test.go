@@ -159,8 +159,8 @@ func foreign(flag, line string) bool {
 }
 
 // notMetrics are seald_ names in the docs that are not metrics: the prefix of the databases sealbench
-// creates (seald_bench_<random>).
-var notMetrics = map[string]bool{"seald_bench": true}
+// creates (seald_bench_<random>) and the console's session cookie (seald_console).
+var notMetrics = map[string]bool{"seald_bench": true, "seald_console": true}
 
 // notCommands are code spans that start with "seald " and are no command line: the domain strings that
 // proof bundles and trust roots are signed under, and the embedded chain's name.
