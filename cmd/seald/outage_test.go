@@ -76,6 +76,7 @@ func accepted(results []sealResult) ([]string, map[int]int) {
 // envelope (never 500, never a 401 that would count against the caller); afterwards seald reconnects by
 // itself, and every record accepted before, during or after the outage completes with a unique token.
 func TestPostgresRestart(t *testing.T) {
+	t.Parallel() // it mostly waits out its outage: the other outage tests wait beside it
 	pg := startPG(t)
 	in := startServe(t, t.TempDir(), nil, "--database", pg.DSN)
 	load := startLoad(in, 2, 20*time.Millisecond, "pg", nil)

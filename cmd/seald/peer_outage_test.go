@@ -26,6 +26,7 @@ import (
 // token per record, and mailpit holds exactly one message per record (a refused connection sends nothing,
 // so no outage duplicates an e-mail).
 func TestChainAndSMTPOutages(t *testing.T) {
+	t.Parallel() // it mostly waits out its outages: the other outage tests wait beside it
 	g := gethtest.Start(t, gethtest.Options{})
 	mp := mailpittest.Start(t)
 	keyFile := filepath.Join(t.TempDir(), "chain.key")

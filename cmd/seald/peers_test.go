@@ -19,6 +19,7 @@ import (
 // TestServeWithKubo runs serve on a real Kubo daemon: records complete with CIDs Kubo holds, and while Kubo is
 // down (peerOutage) a record keeps its state, shows IPFS_ERROR, and completes once Kubo is back.
 func TestServeWithKubo(t *testing.T) {
+	t.Parallel() // it mostly waits out its outage: the other outage tests wait beside it
 	kubo := kubotest.Start(t)
 	in := startServe(t, t.TempDir(), nil, "--ipfs", kubo.APIURL)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"on": "kubo"}, "to": "a@example.com"})
