@@ -4,155 +4,41 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"sync"
 	"time"
+
+	"seald.dev/seald/internal/ttlcache"
 )
 
 // DefaultCacheTTL is the cache lifetime serve uses unless told otherwise (Service.CacheTTL).
 const DefaultCacheTTL = 2 * time.Second
 
-// cacheLimit bounds each map of the cache. Only pairs that authenticated are kept, so real use stays far
-// below it; past it, expired entries are dropped, and if that is not enough, everything (a refill costs one
-// store read per entry).
-const cacheLimit = 10_000
-
 // pairKey names a presented key pair by the SHA-256 digests of the two secrets: the raw secrets are never
 // kept in memory beyond the request that carried them.
 type pairKey struct{ sub, api [sha256.Size]byte }
-
-type callerEntry struct {
-	caller *Caller
-	until  time.Time // the earlier of the TTL's end and either key's expiry
-}
-
-type projectEntry struct {
-	project *Project
-	until   time.Time
-}
-
-type businessEntry struct {
-	business *Business
-	until    time.Time
-}
 
 // tenantCache keeps, for Service.CacheTTL, the key pairs that authenticated and the businesses and projects
 // read for answers, so that a verification reads the store once (the record) instead of seven times (both
 // keys, the caller's project and business, the record, the owner's project and business again).
 //
-// A map under a read-write mutex, written by hand: entries are few (one per key pair in use, one per
-// business and project), invalidation is "drop everything" (a key revoked or rotated here), and expiry is
-// checked against the Service's own clock (Service.Now), which the tests set; the expiring-LRU libraries
-// (hashicorp/golang-lru/v2/expirable, jellydator/ttlcache) read time.Now themselves and run a janitor
-// goroutine, which would make the revocation bound untestable without sleeping.
+// Entries are few (one per key pair in use, one per business and project), each map holds at most
+// ttlcache.DefaultLimit of them, invalidation is "drop everything" (a key revoked or rotated here), and expiry
+// is checked against the Service's own clock (Service.Now), which the tests set.
 //
 // Records are never cached: their status (ACTIVE, SUSPENDED, REVOKED) and pipeline state must be exact in
 // every answer.
 type tenantCache struct {
-	mu         sync.RWMutex
-	gen        uint64 // bumped by every invalidation; a fill that began before one is not stored
-	callers    map[pairKey]callerEntry
-	projects   map[string]projectEntry
-	businesses map[string]businessEntry
-}
-
-func (c *tenantCache) generation() uint64 {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.gen
-}
-
-func (c *tenantCache) caller(k pairKey, now time.Time) *Caller {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if e, ok := c.callers[k]; ok && now.Before(e.until) {
-		return e.caller
-	}
-	return nil
-}
-
-func (c *tenantCache) project(id string, now time.Time) *Project {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if e, ok := c.projects[id]; ok && now.Before(e.until) {
-		return e.project
-	}
-	return nil
-}
-
-func (c *tenantCache) business(id string, now time.Time) *Business {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if e, ok := c.businesses[id]; ok && now.Before(e.until) {
-		return e.business
-	}
-	return nil
-}
-
-// room makes space in m for one more entry: expired entries go first, then, if still full, all of them.
-func room[K comparable, V any](m map[K]V, now time.Time, until func(V) time.Time) {
-	if len(m) < cacheLimit {
-		return
-	}
-	for k, v := range m {
-		if !now.Before(until(v)) {
-			delete(m, k)
-		}
-	}
-	if len(m) >= cacheLimit {
-		clear(m)
-	}
-}
-
-// putCaller stores an authenticated pair unless an invalidation happened since gen was read: the store
-// reads it came from may predate a revocation made in this process.
-func (c *tenantCache) putCaller(gen uint64, k pairKey, e callerEntry, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if gen != c.gen {
-		return
-	}
-	if c.callers == nil {
-		c.callers = map[pairKey]callerEntry{}
-	}
-	room(c.callers, now, func(e callerEntry) time.Time { return e.until })
-	c.callers[k] = e
-}
-
-func (c *tenantCache) putProject(gen uint64, p *Project, until, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if gen != c.gen {
-		return
-	}
-	if c.projects == nil {
-		c.projects = map[string]projectEntry{}
-	}
-	room(c.projects, now, func(e projectEntry) time.Time { return e.until })
-	c.projects[p.ProjectID] = projectEntry{project: p, until: until}
-}
-
-func (c *tenantCache) putBusiness(gen uint64, b *Business, until, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if gen != c.gen {
-		return
-	}
-	if c.businesses == nil {
-		c.businesses = map[string]businessEntry{}
-	}
-	room(c.businesses, now, func(e businessEntry) time.Time { return e.until })
-	c.businesses[b.BusinessID] = businessEntry{business: b, until: until}
+	callers    ttlcache.Map[pairKey, *Caller] // until the earlier of the TTL's end and either key's expiry
+	projects   ttlcache.Map[string, *Project]
+	businesses ttlcache.Map[string, *Business]
 }
 
 // invalidate drops every entry at once. Keys change rarely (issue, rotate, revoke), so dropping all is
-// simpler than indexing entries by key id and costs a few store reads afterwards.
+// simpler than indexing entries by key id and costs a few store reads afterwards. A fill that began before
+// it is not stored (ttlcache.Map.Generation).
 func (c *tenantCache) invalidate() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	clear(c.callers)
-	clear(c.projects)
-	clear(c.businesses)
+	c.callers.Invalidate()
+	c.projects.Invalidate()
+	c.businesses.Invalidate()
 }
 
 // InvalidateCache drops everything this Service has cached, so that the next request reads keys, businesses
@@ -165,15 +51,15 @@ func (s *Service) project(ctx context.Context, id string, now time.Time) (*Proje
 	if s.CacheTTL <= 0 {
 		return s.Store.Project(ctx, id)
 	}
-	if p := s.cache.project(id, now); p != nil {
+	if p, ok := s.cache.projects.Get(id, now); ok {
 		return p, nil
 	}
-	gen := s.cache.generation()
+	gen := s.cache.projects.Generation()
 	p, err := s.Store.Project(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	s.cache.putProject(gen, p, now.Add(s.CacheTTL), now)
+	s.cache.projects.Put(gen, p.ProjectID, p, now.Add(s.CacheTTL), now)
 	return p, nil
 }
 
@@ -182,15 +68,15 @@ func (s *Service) business(ctx context.Context, id string, now time.Time) (*Busi
 	if s.CacheTTL <= 0 {
 		return s.Store.Business(ctx, id)
 	}
-	if b := s.cache.business(id, now); b != nil {
+	if b, ok := s.cache.businesses.Get(id, now); ok {
 		return b, nil
 	}
-	gen := s.cache.generation()
+	gen := s.cache.businesses.Generation()
 	b, err := s.Store.Business(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	s.cache.putBusiness(gen, b, now.Add(s.CacheTTL), now)
+	s.cache.businesses.Put(gen, b.BusinessID, b, now.Add(s.CacheTTL), now)
 	return b, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"seald.dev/seald/internal/ttlcache"
 )
 
 // Service holds every business rule of seald: who may call, what a valid request is, what a caller may
@@ -42,7 +44,7 @@ type Service struct {
 	// service pushes back instead of piling up work it cannot finish, and a stalled network (an EOS node
 	// down) refuses only its own seals, never another network's.
 	MaxBacklog int
-	backlog    backlogCache
+	backlog    ttlcache.Value[map[string]int] // records waiting, by network, read at most once a second
 	// Webhooks keeps the projects' webhooks and their deliveries; nil turns the webhook operations off.
 	Webhooks Webhooks
 	// CheckWebhookTarget refuses a webhook URL deliveries could never reach (see WebhookTargetCheck).
@@ -128,11 +130,11 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 	pair := pairOf(subscriptionKey, apiKey)
 	var gen uint64
 	if s.CacheTTL > 0 {
-		if c := s.cache.caller(pair, now); c != nil {
+		if c, ok := s.cache.callers.Get(pair, now); ok {
 			cc := *c // callers are per request; the business and project they point to are shared, read-only
 			return &cc, nil
 		}
-		gen = s.cache.generation()
+		gen = s.cache.callers.Generation()
 	}
 	sub, err := s.activeKey(ctx, pair.sub, KeySubscription, now)
 	if err != nil {
@@ -156,7 +158,7 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 	c := &Caller{Business: b, Project: p, KeyID: api.ID}
 	if s.CacheTTL > 0 {
 		cc := *c
-		s.cache.putCaller(gen, pair, callerEntry{caller: &cc, until: cacheUntil(now, s.CacheTTL, sub, api)}, now)
+		s.cache.callers.Put(gen, pair, &cc, cacheUntil(now, s.CacheTTL, sub, api), now)
 	}
 	return c, nil
 }

@@ -35,3 +35,13 @@ func SetMigrateBatchBytes(t testing.TB, n int) {
 	migrateBatchBytes = n
 	t.Cleanup(func() { migrateBatchBytes = old })
 }
+
+// WrittenBytes returns the bytes pebble has written since the store was opened: into tables, by flushes and
+// compactions (blob files included), and into its write-ahead log.
+func WrittenBytes(e *Embedded) (tables, wal uint64) {
+	m := e.db.DB.Metrics()
+	for _, l := range m.Levels {
+		tables += l.TableBytesFlushed + l.TableBytesCompacted + l.BlobBytesFlushed + l.BlobBytesCompacted
+	}
+	return tables, m.WAL.BytesWritten
+}

@@ -3,7 +3,6 @@ package postgres
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,36 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"seald.dev/seald"
+	"seald.dev/seald/storetest"
 )
-
-// erasable stores a business, its project and a record whose key, password hash, e-mail and payload carry
-// the marker m, and returns the record and the marked values.
-func erasable(t *testing.T, s *Store, n int, m string) (*seald.Record, []string) {
-	t.Helper()
-	ctx := t.Context()
-	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	biz := &seald.Business{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", n), BusinessID: fmt.Sprintf("biz_%016d", n),
-		Name: fmt.Sprintf("erasure %d", n), DateRegistered: at}
-	p := &seald.Project{ID: fmt.Sprintf("00000000-0000-4000-9000-%012d", n), ProjectID: fmt.Sprintf("prj_%016d", n),
-		BusinessID: biz.BusinessID, Name: "p", Privacy: seald.PrivacyPublic, Network: seald.NetworkPolygon, CreatedAt: at}
-	if err := s.CreateBusiness(ctx, biz, p); err != nil {
-		t.Fatal(err)
-	}
-	marks := []string{"KEY" + m, "HASH" + m, "SUBJ" + m, "BODY" + m, "TO" + m, "DATA" + m}
-	r := &seald.Record{
-		Reference: fmt.Sprintf("D-erase%06d", n), Pipeline: seald.PipelinePolygon, BusinessID: biz.BusinessID,
-		ProjectID: p.ProjectID, Network: p.Network, Hash: strings.Repeat("ab", 32), MimeType: "application/json",
-		Privacy: p.Privacy, Status: seald.StatusActive, State: seald.StatePending, CreatedAt: at, UpdatedAt: at,
-		IsEmail: true, HasPassword: true, Downloadable: true,
-		DataKey: "k3." + marks[0] + strings.Repeat("x", 40), PasswordHash: "$argon2id$v=19$" + marks[1],
-		Mail: &seald.MailRequest{To: []string{strings.ToLower(marks[4]) + "@example.com"}, Subject: marks[2], Body: marks[3]},
-	}
-	if err := s.CreateRecord(ctx, r, []byte(`{"name":"`+marks[5]+`"}`), &seald.Job{Kind: seald.JobStore, RunAt: at}); err != nil {
-		t.Fatal(err)
-	}
-	marks[4] = strings.ToLower(marks[4])
-	return r, marks
-}
 
 // relationFiles returns the paths of the files of the tables (and their TOAST tables) in the test's schema,
 // read from the server's data directory: the test runs on the database's machine, as root.
@@ -105,8 +76,8 @@ func TestEraseThenVacuumLeavesNoBytes(t *testing.T) {
 	dsn := freshSchema(t)
 	s := openDSN(t, dsn)
 	ctx := context.Background()
-	_, keptMarks := erasable(t, s.Store, 1, "ZQXKEPT")
-	r, marks := erasable(t, s.Store, 2, "ZQXGONE")
+	_, keptMarks := storetest.Erasable(t, s.Store, 1)
+	r, marks := storetest.Erasable(t, s.Store, 2)
 	c := &seald.StatusChange{Reference: r.Reference, Actor: "key_x", Reason: "asked", At: time.Now(), Action: seald.ActionErase}
 	if erased, err := s.EraseRecord(ctx, c, &seald.Job{Kind: seald.JobErase, Reference: r.Reference, RunAt: c.At}); err != nil || !erased {
 		t.Fatalf("EraseRecord = %v, %v", erased, err)

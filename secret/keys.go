@@ -44,6 +44,7 @@ type Keys struct {
 
 	once    sync.Once
 	hashing chan struct{} // a slot per password hash the memory budget allows (password.go)
+	cost    *PasswordCost // nil: the full cost (defaultPasswordCost)
 }
 
 type masterKey struct {

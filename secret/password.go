@@ -33,6 +33,44 @@ const DefaultPasswordBudget = 2 * PasswordMemory
 // passwordWait is how long a password hash waits for room in the budget before it is refused.
 const passwordWait = 2 * time.Second
 
+// PasswordCost is the Argon2id cost of new password hashes and how long a hash waits for room in the
+// budget. Production uses RFC 9106's parameters above; only test builds change it (SetPasswordCost), so that a test
+// of the hashing limit does not spend minutes hashing at full cost. A hash records its own parameters, so
+// hashes of any cost are checked alike.
+type PasswordCost struct {
+	MemoryKiB uint32        // Argon2id memory, in KiB
+	Time      uint32        // Argon2id passes
+	Wait      time.Duration // longest wait for room in the budget before EOVERLOADED
+}
+
+// defaultPasswordCost is the cost of every password hash in production.
+var defaultPasswordCost = PasswordCost{MemoryKiB: argonMemory, Time: argonTime, Wait: passwordWait}
+
+// SetPasswordCost changes the cost of new password hashes (zero fields keep the default's). The budget
+// still counts PasswordMemory a hash. Call it before the keys are used; serve calls it only in builds with
+// the crashtest tag.
+func (k *Keys) SetPasswordCost(c PasswordCost) {
+	d := defaultPasswordCost
+	if c.MemoryKiB == 0 {
+		c.MemoryKiB = d.MemoryKiB
+	}
+	if c.Time == 0 {
+		c.Time = d.Time
+	}
+	if c.Wait == 0 {
+		c.Wait = d.Wait
+	}
+	k.cost = &c
+}
+
+// passwordCost is the cost in force.
+func (k *Keys) passwordCost() PasswordCost {
+	if k.cost != nil {
+		return *k.cost
+	}
+	return defaultPasswordCost
+}
+
 // SetPasswordBudget bounds the memory all password hashing takes at once (at least one hash's). Each hash
 // takes 64 MiB, and nothing else bounds how many requests hash at once: 48 concurrent password seals once took
 // 3 GiB. A hash that finds no room within passwordWait is refused with EOVERLOADED (nothing of the request was
@@ -48,7 +86,7 @@ func (k *Keys) hashSlot(ctx context.Context) (release func(), err error) {
 			k.SetPasswordBudget(DefaultPasswordBudget)
 		}
 	})
-	t := time.NewTimer(passwordWait)
+	t := time.NewTimer(k.passwordCost().Wait)
 	defer t.Stop()
 	select {
 	case k.hashing <- struct{}{}:
@@ -76,8 +114,9 @@ func (k *Keys) HashPassword(ctx context.Context, password string) (string, error
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+	c := k.passwordCost()
+	key := argon2.IDKey([]byte(password), salt, c.Time, c.MemoryKiB, argonThreads, argonKeyLen)
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.MemoryKiB, c.Time, argonThreads,
 		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key)), nil
 }
 

@@ -11,35 +11,8 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/storetest"
 )
-
-// erasable stores a business, its project and a record whose key, password hash, e-mail and payload carry
-// markers, and returns the record and the markers.
-func erasable(t testing.TB, ctx context.Context, s *Store, n int) (*seald.Record, []string) {
-	t.Helper()
-	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	biz := &seald.Business{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", n), BusinessID: fmt.Sprintf("biz_%016d", n),
-		Name: fmt.Sprintf("erasure %d", n), DateRegistered: at}
-	p := &seald.Project{ID: fmt.Sprintf("00000000-0000-4000-9000-%012d", n), ProjectID: fmt.Sprintf("prj_%016d", n),
-		BusinessID: biz.BusinessID, Name: "p", Privacy: seald.PrivacyPublic, Network: seald.NetworkPolygon, CreatedAt: at}
-	if err := s.CreateBusiness(ctx, biz, p); err != nil {
-		t.Fatal(err)
-	}
-	m := fmt.Sprintf("%06d", n)
-	markers := []string{"KEYMARK" + m, "HASHMARK" + m, "SUBJMARK" + m, "BODYMARK" + m, "TOMARK" + m, "DATAMARK" + m}
-	r := &seald.Record{
-		Reference: fmt.Sprintf("D-erase%06d", n), Pipeline: seald.PipelinePolygon, BusinessID: biz.BusinessID,
-		ProjectID: p.ProjectID, Network: p.Network, Hash: strings.Repeat("ab", 32), MimeType: "application/json",
-		Privacy: p.Privacy, Status: seald.StatusActive, State: seald.StatePending, CreatedAt: at, UpdatedAt: at,
-		IsEmail: true, HasPassword: true, Downloadable: true,
-		DataKey: "k3." + markers[0] + strings.Repeat("x", 40), PasswordHash: "$argon2id$v=19$" + markers[1],
-		Mail: &seald.MailRequest{To: []string{markers[4] + "@example.com"}, Subject: markers[2], Body: markers[3]},
-	}
-	if err := s.CreateRecord(ctx, r, []byte(`{"name":"`+markers[5]+`"}`), &seald.Job{Kind: seald.JobStore, RunAt: at}); err != nil {
-		t.Fatal(err)
-	}
-	return r, markers
-}
 
 // findings lists, for each file of dir, the markers its raw bytes hold.
 func findings(t *testing.T, dir string, markers []string) []string {
@@ -70,8 +43,8 @@ func TestEraseLeavesNoBytes(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
 	s := openAt(t, filepath.Join(dir, "seald.db"))
-	kept, keptMarkers := erasable(t, ctx, s.Store, 1)
-	r, markers := erasable(t, ctx, s.Store, 2)
+	kept, keptMarkers := storetest.Erasable(t, s.Store, 1)
+	r, markers := storetest.Erasable(t, s.Store, 2)
 	// Writes after the record's creation, as the pipeline makes them, move it about in the file.
 	for _, st := range []seald.Status{seald.StatusSuspended, seald.StatusActive} {
 		c := &seald.StatusChange{Reference: r.Reference, From: r.Status, To: st, Actor: "key_x", Reason: "r", At: time.Now()}
@@ -112,7 +85,7 @@ func TestScrubWaitsForReaders(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
 	s := openAt(t, filepath.Join(dir, "seald.db"))
-	erasable(t, ctx, s.Store, 3)
+	storetest.Erasable(t, s.Store, 3)
 	tx, err := s.raw.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +94,7 @@ func TestScrubWaitsForReaders(t *testing.T) {
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM records").Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	erasable(t, ctx, s.Store, 4) // a frame the reader's snapshot does not see
+	storetest.Erasable(t, s.Store, 4) // a frame the reader's snapshot does not see
 	short, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if err := s.Scrub(short); seald.ErrorCode(err) != seald.EUNAVAILABLE {
@@ -148,7 +121,7 @@ func BenchmarkErase(b *testing.B) {
 	var walBytes int64
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
-		r, _ := erasable(b, ctx, s, 1000+i)
+		r, _ := storetest.Erasable(b, s, 1000+i)
 		b.StartTimer()
 		c := &seald.StatusChange{Reference: r.Reference, Actor: "key_x", Reason: "asked", At: time.Now(), Action: seald.ActionErase}
 		if _, err := s.Store.EraseRecord(ctx, c, &seald.Job{Kind: seald.JobErase, Reference: r.Reference, RunAt: c.At}); err != nil {

@@ -209,22 +209,6 @@ func TestClientGoneIsNotAFault(t *testing.T) {
 	}
 }
 
-// TestDuplicateMembersRefused: through the API, a body with a member given twice or with bytes after it is a
-// 400: `"password":"p","password":null` once sealed with no password, and two data members sealed the second.
-func TestDuplicateMembersRefused(t *testing.T) {
-	in := startServe(t, t.TempDir(), nil)
-	for _, body := range []string{
-		`{"data":{"a":1},"to":"a@example.com","password":"p","password":null}`,
-		`{"data":{"a":1},"data":{"a":2},"to":"a@example.com"}`,
-		`{"data":{"a":1},"to":"a@example.com"}}`,
-	} {
-		r := in.call("POST", authPath, in.Sub, in.API, "application/json", body)
-		if r.Status != 400 || r.Body["success"] != false {
-			t.Errorf("%s: %d %s, want 400", body, r.Status, r.Raw)
-		}
-	}
-}
-
 // TestPasswordMemoryBounded: 200 concurrent password seals and 200 concurrent wrong-password downloads
 // against the real binary, at the default password budget: every answer is 201, 401, 429 or 503, and the
 // process's peak resident memory stays under 300 MB (it reached 3-5 GiB when nothing bounded the hashing).

@@ -76,6 +76,7 @@ func accepted(results []sealResult) ([]string, map[int]int) {
 // envelope (never 500, never a 401 that would count against the caller); afterwards seald reconnects by
 // itself, and every record accepted before, during or after the outage completes with a unique token.
 func TestPostgresRestart(t *testing.T) {
+	t.Parallel() // it mostly waits out its outage: the other outage tests wait beside it
 	pg := startPG(t)
 	in := startServe(t, t.TempDir(), nil, "--database", pg.DSN)
 	load := startLoad(in, 2, 20*time.Millisecond, "pg", nil)
@@ -128,8 +129,14 @@ func TestPostgresRestart(t *testing.T) {
 		codes, reconnect.Round(time.Millisecond), len(refs), committed503, len(tokens), time.Since(start).Round(time.Millisecond))
 }
 
-// peerOutage is how long each real dependency is stopped in the outage tests.
-const peerOutage = 30 * time.Second
+// peerOutage is how long each real dependency is stopped in the outage tests: long enough for several
+// retries of the waiting step (the pipeline's backoff from 0.5 s: 0.5, 1, 2, 4 s), short enough that the
+// suite does not wait out 30 s outages and the 16-30 s backoffs they lead to.
+const peerOutage = 10 * time.Second
+
+// errorShownWithin bounds the wait for a status record to show a dependency's error once it is down; the
+// outage lasts until then if that takes longer than peerOutage.
+const errorShownWithin = 30 * time.Second
 
 // waitErrorType polls the status records of the references accepted since index from until one shows the
 // error type, and returns that record.

@@ -20,12 +20,13 @@ import (
 )
 
 // TestChainAndSMTPOutages runs serve against a real geth (--chain) and a real SMTP server (mailpit, --smtp)
-// under a steady load, and stops each for 30 s in turn: first mailpit, then geth. While one is down, the
+// under a steady load, and stops each for peerOutage (10 s) in turn: first mailpit, then geth. While one is down, the
 // status record of a waiting record shows EMAIL_ERROR or BLOCKCHAIN_ERROR (the record keeps its state);
 // once it is back, every accepted record completes, token ids are unique, the contract minted exactly one
 // token per record, and mailpit holds exactly one message per record (a refused connection sends nothing,
 // so no outage duplicates an e-mail).
 func TestChainAndSMTPOutages(t *testing.T) {
+	t.Parallel() // it mostly waits out its outages: the other outage tests wait beside it
 	g := gethtest.Start(t, gethtest.Options{})
 	mp := mailpittest.Start(t)
 	keyFile := filepath.Join(t.TempDir(), "chain.key")
@@ -43,7 +44,7 @@ func TestChainAndSMTPOutages(t *testing.T) {
 	from := len(load.snapshot())
 	mp.Stop()
 	down := time.Now()
-	rec := waitErrorType(t, in, load, from, seald.ErrorTypeEmail, peerOutage)
+	rec := waitErrorType(t, in, load, from, seald.ErrorTypeEmail, errorShownWithin)
 	if str(rec, "state") != "ANCHORED" || str(rec, "token_id") == "" {
 		t.Errorf("during the SMTP outage: %v", rec)
 	}
@@ -55,7 +56,7 @@ func TestChainAndSMTPOutages(t *testing.T) {
 	from = len(load.snapshot())
 	g.Stop()
 	down = time.Now()
-	rec = waitErrorType(t, in, load, from, seald.ErrorTypeBlockchain, peerOutage)
+	rec = waitErrorType(t, in, load, from, seald.ErrorTypeBlockchain, errorShownWithin)
 	if str(rec, "state") != "IPFS_STORED" {
 		t.Errorf("during the chain outage: %v", rec)
 	}

@@ -17,8 +17,9 @@ import (
 )
 
 // TestServeWithKubo runs serve on a real Kubo daemon: records complete with CIDs Kubo holds, and while Kubo is
-// down (30 s) a record keeps its state, shows IPFS_ERROR, and completes once Kubo is back.
+// down (peerOutage) a record keeps its state, shows IPFS_ERROR, and completes once Kubo is back.
 func TestServeWithKubo(t *testing.T) {
+	t.Parallel() // it mostly waits out its outage: the other outage tests wait beside it
 	kubo := kubotest.Start(t)
 	in := startServe(t, t.TempDir(), nil, "--ipfs", kubo.APIURL)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"on": "kubo"}, "to": "a@example.com"})
@@ -57,7 +58,7 @@ func TestServeWithKubo(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	holdOutage(down) // a real outage: 30 s, many retries of the store step
+	holdOutage(down) // a real outage: peerOutage, several retries of the store step
 	kubo.Restart()
 	rec = in.waitState(ref, "COMPLETED", 90*time.Second)
 	if rec["error_message"] != nil || str(rec, "error_type") != "" {

@@ -155,6 +155,9 @@ func (a *App) openService(ctx context.Context, opts Options, serving bool) error
 		return nil
 	}
 	secrets.SetPasswordBudget(cfg.PasswordMemory << 20)
+	if c := testPasswordCost(opts.Getenv); c != nil {
+		secrets.SetPasswordCost(*c)
+	}
 	if created {
 		if err := RefuseNewSecrets(ctx, store, cfg.SecretsPath()); err != nil {
 			return err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"seald.dev/seald/secret"
 )
 
 // crashHook kills the process, as kill -9 would (no deferred function runs, nothing is flushed), at the crash
@@ -47,4 +49,25 @@ func testClock(getenv func(string) string) func() time.Time {
 		return nil
 	}
 	return func() time.Time { return time.Now().Add(d) }
+}
+
+// testPasswordCost, in crashtest builds only, lowers the Argon2id cost of new password hashes to
+// SEALD_TEST_PASSWORD_MEMORY KiB and SEALD_TEST_PASSWORD_TIME passes, and the wait for room in the hashing
+// budget to SEALD_TEST_PASSWORD_WAIT (a Go duration), so that a test of the hashing limit (200 password seals
+// at concurrency 48) spends seconds, not minutes, hashing. Unset or invalid values keep the default's.
+func testPasswordCost(getenv func(string) string) *secret.PasswordCost {
+	var c secret.PasswordCost
+	if v, err := strconv.ParseUint(Value(getenv("SEALD_TEST_PASSWORD_MEMORY")), 10, 32); err == nil {
+		c.MemoryKiB = uint32(v)
+	}
+	if v, err := strconv.ParseUint(Value(getenv("SEALD_TEST_PASSWORD_TIME")), 10, 32); err == nil {
+		c.Time = uint32(v)
+	}
+	if d, err := time.ParseDuration(Value(getenv("SEALD_TEST_PASSWORD_WAIT"))); err == nil && d > 0 {
+		c.Wait = d
+	}
+	if c == (secret.PasswordCost{}) {
+		return nil
+	}
+	return &c
 }
