@@ -195,6 +195,8 @@ type RecordQuery struct {
 	ProjectID string
 	Status    Status // "" for any
 	State     State  // "" for any
+	// Since and Until bound the creation time: Since <= created_at < Until; a zero time leaves that side open.
+	Since, Until time.Time
 	// After is the reference of the last record of the previous page; "" for the first page.
 	After string
 	Limit int

@@ -332,6 +332,14 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) ([]*seald.
 		query += ` AND state = ?`
 		args = append(args, string(q.State))
 	}
+	if !q.Since.IsZero() {
+		query += ` AND created_at >= ?`
+		args = append(args, s.D.Time(q.Since))
+	}
+	if !q.Until.IsZero() {
+		query += ` AND created_at < ?`
+		args = append(args, s.D.Time(q.Until))
+	}
 	if q.After != "" {
 		// A cursor of another project finds no row: the comparison with NULL is never true, the page is empty.
 		query += ` AND (created_at, seq) < (SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?)`
