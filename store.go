@@ -172,6 +172,9 @@ type Records interface {
 	// CountWaitingByNetwork counts the records in the states of WaitingStates by network; a network with
 	// none is absent. The backlog bound is per network, so a stalled chain refuses only its own seals.
 	CountWaitingByNetwork(ctx context.Context) (map[string]int, error)
+	// CountWaitingByProject counts the records in the states of WaitingStates by project id; a project with
+	// none is absent.
+	CountWaitingByProject(ctx context.Context) (map[string]int, error)
 	// ListRecords returns up to q.Limit records of q.ProjectID that match q's filters, newest first (by
 	// creation, ties newest inserted first), starting after the record q.After (keyset pagination: the cost
 	// of a page does not grow with how far it is from the first). An After that is not a record of the
