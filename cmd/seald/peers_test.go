@@ -135,6 +135,7 @@ func TestServeWithSMTP(t *testing.T) {
 // EOS EVM mainnet's chain id with a block a second, and no --eos-confirmations is given: seald waits its
 // default for EOS EVM's chains, 12 blocks after the anchoring transaction's, before the record is anchored.
 func TestSealOnEOS(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	eos := gethtest.Start(t, gethtest.Options{ChainID: 17777, Period: 1})
 	keyFile := filepath.Join(t.TempDir(), "eos.key")
 	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(eos.Key))), 0o600); err != nil {
