@@ -3,6 +3,7 @@ package seald_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"seald.dev/seald"
@@ -59,5 +60,57 @@ func TestBacklogPerNetwork(t *testing.T) {
 	}
 	if err := seal(bounded, seald.NetworkEOS, 9); seald.ErrorCode(err) != seald.EOVERLOADED {
 		t.Errorf("EOS seal past EOS's backlog: %v, want %s", err, seald.EOVERLOADED)
+	}
+}
+
+// The backlog bound per project: with MaxProjectBacklog 2, a project with two records waiting is refused a
+// third with EOVERLOADED while another project on the same network still seals, under a network bound that
+// neither reaches.
+func TestBacklogPerProject(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	secrets, err := secret.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := func(maxProjectBacklog int) *seald.Service {
+		return &seald.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
+			Chains: map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337",
+				Contract: "0x0000000000000000000000000000000000000001"}},
+			MaxBacklog: 100, MaxProjectBacklog: maxProjectBacklog}
+	}
+	svc := service(0) // the counts are read once a second: the bounded service below reads them after the burst
+	caller := func(business string) *seald.Caller {
+		tn, err := svc.CreateTenant(t.Context(), seald.TenantRequest{Business: business, Project: "Docs"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := svc.Authenticate(t.Context(), tn.SubscriptionKey, tn.APIKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	burst, quiet := caller("Burst"), caller("Quiet")
+	seal := func(svc *seald.Service, c *seald.Caller, i int) error {
+		_, err := svc.Seal(t.Context(), c, &seald.SealRequest{Network: seald.NetworkPolygon,
+			Data: fmt.Appendf(nil, `{"project":%q,"i":%d}`, c.Project.ProjectID, i), To: "alice@example.com"})
+		return err
+	}
+	for i := range 2 {
+		if err := seal(svc, burst, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bounded := service(2)
+	err = seal(bounded, burst, 2)
+	if seald.ErrorCode(err) != seald.EOVERLOADED || !strings.Contains(seald.ErrorMessage(err), "a project") {
+		t.Errorf("a third seal of a project with 2 waiting: %v, want %s naming the project's limit", err, seald.EOVERLOADED)
+	}
+	if err := seal(bounded, quiet, 0); err != nil {
+		t.Errorf("another project's seal: %v", err)
 	}
 }

@@ -24,6 +24,10 @@ func (s *Service) ListRecords(ctx context.Context, c *Caller, q RecordQuery) ([]
 	if q.State != "" && !knownState(q.State) {
 		return nil, Errorf(EINVALID, "state must be one of PENDING, IPFS_STORED, ANCHOR_SUBMITTED, ANCHORED, EMAIL_SENT, COMPLETED, FAILED")
 	}
+	if !q.Since.IsZero() && !q.Until.IsZero() && !q.Since.Before(q.Until) {
+		return nil, Errorf(EINVALID, "the date range is empty: its start (%s) must come before its end (%s)",
+			q.Since.UTC().Format(time.RFC3339), q.Until.UTC().Format(time.RFC3339))
+	}
 	if q.After != "" {
 		if err := ParseReference(q.After); err != nil {
 			return nil, err

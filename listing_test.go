@@ -2,6 +2,7 @@ package seald_test
 
 import (
 	"testing"
+	"time"
 
 	"seald.dev/seald"
 )
@@ -24,7 +25,8 @@ func TestListRecords(t *testing.T) {
 			t.Errorf("ListRecords as %s: %v, want unauthorized", name, err)
 		}
 	}
-	for name, q := range map[string]seald.RecordQuery{"status": {Status: "GONE"}, "state": {State: "DONE"}, "after": {After: "x"}} {
+	for name, q := range map[string]seald.RecordQuery{"status": {Status: "GONE"}, "state": {State: "DONE"}, "after": {After: "x"},
+		"date range": {Since: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), Until: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)}} {
 		if _, err := e.svc.ListRecords(ctx, e.pub, q); seald.ErrorCode(err) != seald.EINVALID {
 			t.Errorf("ListRecords with a bad %s: %v, want invalid", name, err)
 		}

@@ -106,7 +106,7 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 	if network == NetworkEOS {
 		pipeline = PipelineEOS
 	}
-	if err := s.admit(ctx, network); err != nil {
+	if err := s.admit(ctx, c, network); err != nil {
 		return nil, err
 	}
 	r := s.newRecord(c, PrefixAuthentication, pipeline, network, hash)
@@ -145,7 +145,7 @@ func (s *Service) Generate(ctx context.Context, c *Caller, data []byte) (*Record
 	if _, ok := s.Chains[network]; !ok {
 		return nil, notEnabled(network)
 	}
-	if err := s.admit(ctx, network); err != nil {
+	if err := s.admit(ctx, c, network); err != nil {
 		return nil, err
 	}
 	r := s.newRecord(c, PrefixGenerator, PipelineOVI, network, hash)

@@ -45,6 +45,11 @@ type Service struct {
 	// down) refuses only its own seals, never another network's.
 	MaxBacklog int
 	backlog    ttlcache.Value[map[string]int] // records waiting, by network, read at most once a second
+	// MaxProjectBacklog, when above zero, also refuses new records of a project while this many or more of
+	// that project's wait (Records.CountWaitingByProject, read at most once a second): one business's burst
+	// then fills its own share, not the network's whole bound. Zero leaves only MaxBacklog.
+	MaxProjectBacklog int
+	projectBacklog    ttlcache.Value[map[string]int] // records waiting, by project
 	// Webhooks keeps the projects' webhooks and their deliveries; nil turns the webhook operations off.
 	Webhooks Webhooks
 	// CheckWebhookTarget refuses a webhook URL deliveries could never reach (see WebhookTargetCheck).

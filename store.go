@@ -172,6 +172,9 @@ type Records interface {
 	// CountWaitingByNetwork counts the records in the states of WaitingStates by network; a network with
 	// none is absent. The backlog bound is per network, so a stalled chain refuses only its own seals.
 	CountWaitingByNetwork(ctx context.Context) (map[string]int, error)
+	// CountWaitingByProject counts the records in the states of WaitingStates by project id; a project with
+	// none is absent.
+	CountWaitingByProject(ctx context.Context) (map[string]int, error)
 	// ListRecords returns up to q.Limit records of q.ProjectID that match q's filters, newest first (by
 	// creation, ties newest inserted first), starting after the record q.After (keyset pagination: the cost
 	// of a page does not grow with how far it is from the first). An After that is not a record of the
@@ -195,6 +198,8 @@ type RecordQuery struct {
 	ProjectID string
 	Status    Status // "" for any
 	State     State  // "" for any
+	// Since and Until bound the creation time: Since <= created_at < Until; a zero time leaves that side open.
+	Since, Until time.Time
 	// After is the reference of the last record of the previous page; "" for the first page.
 	After string
 	Limit int

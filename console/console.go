@@ -8,20 +8,17 @@ package console
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"html/template"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"path"
 	"strconv"
 	"sync"
 	"time"
 
 	"seald.dev/seald"
+	staticassets "seald.dev/seald/internal/assets"
 )
 
 //go:embed templates/*.html
@@ -147,7 +144,7 @@ func (c *Console) init() {
 	mux.HandleFunc("POST /console/keys", c.signedIn(c.issueKey))
 	mux.HandleFunc("POST /console/keys/{id}/rotate", c.signedIn(c.rotateKey))
 	mux.HandleFunc("POST /console/keys/{id}/revoke", c.signedIn(c.revokeKey))
-	mux.HandleFunc("GET /console/assets/{name}", serveAsset)
+	mux.Handle("GET /console/assets/{name}", assets)
 	mux.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) { c.notFound(w, r, nil) })
 	c.handler = mux
 }
@@ -351,7 +348,7 @@ var (
 )
 
 var funcs = template.FuncMap{
-	"asset": assetURL,
+	"asset": assets.URL,
 	"time": func(t time.Time) string {
 		if t.IsZero() {
 			return ""
@@ -368,56 +365,5 @@ func pageTemplate(name string) *template.Template {
 }
 
 // asset is one embedded file with the digest that versions its URL.
-type asset struct {
-	body    []byte
-	version string
-	ctype   string
-}
-
-var assets = loadAssets()
-
-func loadAssets() map[string]*asset {
-	out := map[string]*asset{}
-	types := map[string]string{".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
-	err := fs.WalkDir(assetFS, "assets", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := assetFS.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(b)
-		out[path.Base(name)] = &asset{body: b, version: hex.EncodeToString(sum[:6]), ctype: types[path.Ext(name)]}
-		return nil
-	})
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
-
-func assetURL(name string) string {
-	a, ok := assets[name]
-	if !ok {
-		panic("console: no asset " + name)
-	}
-	return "/console/assets/" + name + "?v=" + a.version
-}
-
-func serveAsset(w http.ResponseWriter, r *http.Request) {
-	a, ok := assets[r.PathValue("name")]
-	if !ok || a.ctype == "" {
-		http.NotFound(w, r)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", a.ctype)
-	h.Set("ETag", `"`+a.version+`"`)
-	if r.URL.Query().Get("v") == a.version {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "public, max-age=300")
-	}
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
-}
+// assets are the console's files under /console/assets/, at versioned URLs (package assets).
+var assets = staticassets.Load(assetFS, "assets", "/console/assets/")

@@ -417,6 +417,25 @@ func TestRecordsList(t *testing.T) {
 		t.Errorf("no next page after the 20th record:\n%s", b)
 	}
 	wantStatus(t, "bad filter", e.do("GET", "/console/records?status=GONE", cookie, nil), http.StatusBadRequest)
+
+	// The date filter: both days included, in UTC, kept in the next page's link; a date that is none is a 400
+	// naming it, and nothing is listed.
+	got = nil
+	w = e.do("GET", "/console/records?from=2026-11-01&to=2026-11-02", cookie, nil)
+	wantStatus(t, "dates", w, http.StatusOK)
+	since, until := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)
+	if len(got) != 1 || !got[0].Since.Equal(since) || !got[0].Until.Equal(until) {
+		t.Fatalf("ListRecords got %+v, want %s to %s", got, since, until)
+	}
+	if b := w.Body.String(); !strings.Contains(b, `from=2026-11-01&amp;to=2026-11-02" rel="next"`) || !strings.Contains(b, `value="2026-11-01"`) {
+		t.Errorf("the dates are not kept in the form and the next page's link:\n%s", b)
+	}
+	got = nil
+	w = e.do("GET", "/console/records?to=02/11/2026", cookie, nil)
+	wantStatus(t, "a bad date", w, http.StatusBadRequest)
+	if !strings.Contains(w.Body.String(), "to must be a date as YYYY-MM-DD") || len(got) != 0 {
+		t.Errorf("a bad date: listed %d times, body:\n%s", len(got), w.Body.String())
+	}
 }
 
 // TestSearch opens the record a reference or hash names.
@@ -445,7 +464,8 @@ func TestPageHeaders(t *testing.T) {
 	}
 	b := w.Body.String()
 	for _, want := range []string{"https://verify.example.test/v/" + mine, "/console/records/" + mine + "/proof.json",
-		"ACTIVE → SUSPENDED", "checking", "revoked_on_chain"} {
+		"ACTIVE → SUSPENDED", "checking", "revoked_on_chain",
+		`<img class="qr" src="/v/` + mine + `/qr.svg"`, `href="/v/` + mine + `/qr.png"`} {
 		if !strings.Contains(b, want) {
 			t.Errorf("record page lacks %q", want)
 		}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"seald.dev/seald"
 )
@@ -17,6 +18,7 @@ type recordsView struct {
 	Records  []*seald.Record
 	Status   string
 	State    string
+	From, To string // the date filter as given (YYYY-MM-DD), both days included
 	Statuses []seald.Status
 	States   []seald.State
 	// Next is the URL of the next page ("" on the last); First that of the first page when this is not it.
@@ -27,12 +29,23 @@ func (c *Console) records(w http.ResponseWriter, r *request) {
 	q := r.URL.Query()
 	query := seald.RecordQuery{Status: seald.Status(q.Get("status")), State: seald.State(q.Get("state")),
 		After: q.Get("after"), Limit: pageSize + 1}
-	rs, err := c.Service.ListRecords(r.Context(), r.caller, query)
+	from, to := strings.TrimSpace(q.Get("from")), strings.TrimSpace(q.Get("to"))
+	var err error
+	if query.Since, err = day(from, "from"); err == nil {
+		query.Until, err = day(to, "to")
+	}
+	if !query.Until.IsZero() {
+		query.Until = query.Until.AddDate(0, 0, 1) // the "to" day is included
+	}
+	var rs []*seald.Record
+	if err == nil {
+		rs, err = c.Service.ListRecords(r.Context(), r.caller, query)
+	}
 	if err != nil {
 		c.fail(w, r.Request, r, err)
 		return
 	}
-	v := recordsView{Records: rs, Status: string(query.Status), State: string(query.State),
+	v := recordsView{Records: rs, Status: string(query.Status), State: string(query.State), From: from, To: to,
 		Statuses: []seald.Status{seald.StatusActive, seald.StatusSuspended, seald.StatusRevoked}, States: seald.States}
 	link := func(after string) string {
 		u := url.Values{}
@@ -41,6 +54,12 @@ func (c *Console) records(w http.ResponseWriter, r *request) {
 		}
 		if v.State != "" {
 			u.Set("state", v.State)
+		}
+		if v.From != "" {
+			u.Set("from", v.From)
+		}
+		if v.To != "" {
+			u.Set("to", v.To)
 		}
 		if after != "" {
 			u.Set("after", after)
@@ -271,4 +290,17 @@ func (c *Console) erase(w http.ResponseWriter, r *request) {
 	}
 	_, _, err := c.Service.Erase(r.Context(), r.caller, r.PathValue("ref"), reason)
 	c.act(w, r, err, "erased")
+}
+
+// day reads a date filter of the list (YYYY-MM-DD, the browser's date input) as the start of that day in
+// UTC, the zone the list's times are shown in; "" is no bound.
+func day(s, name string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, seald.Errorf(seald.EINVALID, "%s must be a date as YYYY-MM-DD, not %q", name, s)
+	}
+	return t, nil
 }

@@ -431,6 +431,12 @@ func testListRecords(t *testing.T, s seald.Store) {
 		[]string{rs[2].Reference, rs[4].Reference, rs[0].Reference})
 	equal(t, "ListRecords ACTIVE and COMPLETED", page(seald.RecordQuery{ProjectID: p.ProjectID, Status: seald.StatusActive,
 		State: seald.StateCompleted, Limit: 10}), []string{})
+	equal(t, "ListRecords from 1 s to 3 s", page(seald.RecordQuery{ProjectID: p.ProjectID, Since: base.Add(time.Second),
+		Until: base.Add(3 * time.Second), Limit: 10}), []string{rs[4].Reference, rs[3].Reference, rs[0].Reference})
+	equal(t, "ListRecords since 2 s, SUSPENDED", page(seald.RecordQuery{ProjectID: p.ProjectID, Since: base.Add(2 * time.Second),
+		Status: seald.StatusSuspended, Limit: 10}), []string{rs[3].Reference})
+	equal(t, "ListRecords until 1 s, paged", page(seald.RecordQuery{ProjectID: p.ProjectID, Until: base.Add(time.Second),
+		After: rs[0].Reference, Limit: 10}), []string{rs[1].Reference})
 	equal(t, "ListRecords of the other project", page(seald.RecordQuery{ProjectID: other.ProjectID, Limit: 10}),
 		[]string{foreign.Reference})
 	equal(t, "ListRecords after another project's record", page(seald.RecordQuery{ProjectID: p.ProjectID,

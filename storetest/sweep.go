@@ -15,7 +15,8 @@ var sweepTests = []test{
 	{"CountWaitingByNetwork", testCountWaitingByNetwork},
 }
 
-// CountWaitingByNetwork counts the records not final by network: the backlog bound is per network.
+// CountWaitingByNetwork counts the records not final by network, and CountWaitingByProject by project: the
+// backlog bounds are per network and per project.
 func testCountWaitingByNetwork(t *testing.T, s seald.Store) {
 	ctx := t.Context()
 	_, p := tenant(t, s)
@@ -31,6 +32,12 @@ func testCountWaitingByNetwork(t *testing.T, s seald.Store) {
 	got, err = s.CountWaitingByNetwork(ctx)
 	ok(t, "CountWaitingByNetwork", err)
 	equal(t, "CountWaitingByNetwork", got, map[string]int{seald.NetworkEOS: 2, seald.NetworkPolygon: 1})
+
+	_, other := tenant(t, s)
+	stored(t, s, other, seald.NetworkPolygon, 0)
+	byProject, err := s.CountWaitingByProject(ctx)
+	ok(t, "CountWaitingByProject", err)
+	equal(t, "CountWaitingByProject", byProject, map[string]int{p.ProjectID: 3, other.ProjectID: 1})
 }
 
 // A retried job keeps when it began failing, and OldestFailing gives the earliest of each kind: the source

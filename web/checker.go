@@ -16,19 +16,19 @@ var checkerHTML = sync.OnceValue(func() []byte {
 	if err != nil {
 		panic(err)
 	}
-	noble := string(assets["noble-hashes.js"].body)
-	license := strings.ReplaceAll(string(assets["noble-hashes.LICENSE"].body), "*/", "* /")
+	noble := string(asset("noble-hashes.js"))
+	license := strings.ReplaceAll(string(asset("noble-hashes.LICENSE")), "*/", "* /")
 	version := ""
 	if m := regexp.MustCompile(`@noble/hashes ([0-9.]+)`).FindStringSubmatch(noble); m != nil {
 		version = m[1]
 	}
 	scripts := "/*! The licence of @noble/hashes, whose Keccak-256 follows:\n" + license + "*/\n" + noble + "\n" +
-		string(assets["check.js"].body) + "\n" + string(assets["proofcheck.js"].body)
+		string(asset("check.js")) + "\n" + string(asset("proofcheck.js"))
 	// Inline script ends at the first "</script": none of the sources may hold one.
 	if strings.Contains(strings.ToLower(scripts), "</script") {
 		panic("web: an inline script of the standalone checker holds </script")
 	}
-	return []byte(strings.NewReplacer("{{STYLE}}", string(assets["page.css"].body), "{{SCRIPTS}}", scripts,
+	return []byte(strings.NewReplacer("{{STYLE}}", string(asset("page.css")), "{{SCRIPTS}}", scripts,
 		"{{NOBLE_VERSION}}", version).Replace(string(tmpl)))
 })
 
@@ -40,4 +40,13 @@ func (p *Page) checker(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Disposition", `attachment; filename="seald-checker.html"`)
 	h.Set("Cache-Control", "public, max-age=300")
 	_, _ = w.Write(checkerHTML())
+}
+
+// asset is the content of one of the page's files, for the standalone checker that inlines it.
+func asset(name string) []byte {
+	b, ok := assets.Body(name)
+	if !ok {
+		panic("web: no asset " + name)
+	}
+	return b
 }

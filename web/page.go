@@ -7,22 +7,19 @@ package web
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"html/template"
-	"io/fs"
 	"log/slog"
 	"net/http"
-	"path"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"seald.dev/seald"
+	staticassets "seald.dev/seald/internal/assets"
 )
 
 //go:embed templates/*.html
@@ -76,7 +73,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		})
 		mux.HandleFunc("GET /v/{id}/qr.png", p.qr(qrPNG, "image/png"))
 		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
-		mux.HandleFunc("GET /assets/{name}", serveAsset)
+		mux.Handle("GET /assets/{name}", assets)
 		mux.HandleFunc("GET /assets/seald-checker.html", p.checker)
 		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { p.notFound(w, r) })
 		p.handler = mux
@@ -281,72 +278,13 @@ var (
 )
 
 func pageTemplate(name string) *template.Template {
-	t := template.New(name).Funcs(template.FuncMap{"asset": assetURL})
+	t := template.New(name).Funcs(template.FuncMap{"asset": assets.URL})
 	return template.Must(t.ParseFS(templateFS, "templates/layout.html", "templates/"+name))
 }
 
 // asset is one embedded file with the digest that versions its URL.
-type asset struct {
-	body    []byte
-	version string
-	ctype   string
-}
-
-var assets = loadAssets()
-
-func loadAssets() map[string]*asset {
-	out := map[string]*asset{}
-	types := map[string]string{
-		".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
-		".LICENSE": "text/plain; charset=utf-8",
-	}
-	err := fs.WalkDir(assetFS, "assets", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := assetFS.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(b)
-		out[path.Base(name)] = &asset{body: b, version: hex.EncodeToString(sum[:6]), ctype: types[path.Ext(name)]}
-		return nil
-	})
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
-
-// assetURL is the versioned URL of an asset: its content digest in the query, so that a page can let
-// browsers keep the file for a year and still get a changed file at once after an upgrade.
-func assetURL(name string) string {
-	a, ok := assets[name]
-	if !ok {
-		panic("web: no asset " + name)
-	}
-	return "/assets/" + name + "?v=" + a.version
-}
-
-func serveAsset(w http.ResponseWriter, r *http.Request) {
-	a, ok := assets[r.PathValue("name")]
-	if !ok || a.ctype == "" {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		w.WriteHeader(http.StatusNotFound)
-		_, _ = w.Write([]byte("not found\n"))
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", a.ctype)
-	h.Set("ETag", `"`+a.version+`"`)
-	if r.URL.Query().Get("v") == a.version {
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "public, max-age=300")
-	}
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
-}
+// assets are the page's files under /assets/, at versioned URLs (package assets).
+var assets = staticassets.Load(assetFS, "assets", "/assets/")
 
 // httpURL returns s when it is an absolute http or https URL, else "". Owner-supplied URLs (logo, website)
 // become links or images only then; html/template would neutralize a javascript: URL anyway, but a

@@ -137,6 +137,7 @@ func consoleRequest(t *testing.T, method, target, cookie string, form url.Values
 // sign out and find the old cookie refused; a second business gets 404 for the first one's
 // record and cannot change it with a forged form. axe-core runs on every page at 390 and 1280 px.
 func TestConsoleInBrowser(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	browser := newBrowser(t)
 	shots := consoleShots(t)
 	dir := t.TempDir()

@@ -60,6 +60,7 @@ func runBinary(t *testing.T, bin string, env []string, args ...string) (string, 
 // with `seald proof verify` against the stand-in, is revoked on chain; records sealed before a kill -9
 // complete after the restart; and seald never asked the stand-in for anything EOS EVM lacks.
 func TestEOSOnEOSEVMStandIn(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	bin := buildBinary(t, "")
 	polygon := gethtest.Start(t, gethtest.Options{})
 	eosGeth := gethtest.Start(t, gethtest.Options{ChainID: 15557, Period: 1})

@@ -189,15 +189,7 @@ func TestErasureLeavesNothingOnDisk(t *testing.T) {
 		secrets:       func(ref string) (string, string) { return storedSecrets(t, dir, ref) },
 		eraseJobsLeft: func(ref string) int { return eraseJobsLeft(t, dir, ref) },
 	})
-	if found := leftOnDisk(t, dir, e.s); len(found) > 0 {
-		t.Errorf("while serve runs, after the erase job, the data dir still holds:\n%s", strings.Join(found, "\n"))
-	}
-	e.checkKept(t, in)
-	in.stop()
-	if found := leftOnDisk(t, dir, e.s); len(found) > 0 {
-		t.Errorf("after serve stopped, the data dir still holds:\n%s", strings.Join(found, "\n"))
-	}
-	e.checkOutbox(t, dir)
+	e.checkDataDir(t, in, dir)
 }
 
 // TestErasureLeavesNothingOnDiskPostgres is the same test with serve on PostgreSQL (a schema of its own on the
@@ -242,15 +234,7 @@ func TestErasureLeavesNothingOnDiskPostgres(t *testing.T) {
 	if found := inTableFiles(t, db, e.s); len(found) > 0 {
 		t.Errorf("after the erasure and VACUUM (FULL), the table files still hold:\n%s", strings.Join(found, "\n"))
 	}
-	if found := leftOnDisk(t, dir, e.s); len(found) > 0 {
-		t.Errorf("while serve runs, after the erase job, the data dir still holds:\n%s", strings.Join(found, "\n"))
-	}
-	e.checkKept(t, in)
-	in.stop()
-	if found := leftOnDisk(t, dir, e.s); len(found) > 0 {
-		t.Errorf("after serve stopped, the data dir still holds:\n%s", strings.Join(found, "\n"))
-	}
-	e.checkOutbox(t, dir)
+	e.checkDataDir(t, in, dir)
 }
 
 func pgExec(t *testing.T, db *pgx.Conn, sql string) {
@@ -300,4 +284,19 @@ func inTableFiles(t *testing.T, db *pgx.Conn, s secrets) []string {
 	}
 	slices.Sort(found)
 	return found
+}
+
+// checkDataDir reads every file of the data dir for the erased record's bytes while serve runs and again
+// after it stops, and checks that the record sealed beside it still downloads and keeps its e-mail.
+func (e *erased) checkDataDir(t *testing.T, in *instance, dir string) {
+	t.Helper()
+	if found := leftOnDisk(t, dir, e.s); len(found) > 0 {
+		t.Errorf("while serve runs, after the erase job, the data dir still holds:\n%s", strings.Join(found, "\n"))
+	}
+	e.checkKept(t, in)
+	in.stop()
+	if found := leftOnDisk(t, dir, e.s); len(found) > 0 {
+		t.Errorf("after serve stopped, the data dir still holds:\n%s", strings.Join(found, "\n"))
+	}
+	e.checkOutbox(t, dir)
 }

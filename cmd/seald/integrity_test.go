@@ -90,6 +90,7 @@ func TestRevokeBeforeMinedEmbedded(t *testing.T) {
 // TestRevokeBeforeMinedGeth revokes records right after the 201 on geth mining a block a second, so the
 // revocation is due while the batch transaction is sent and not yet mined.
 func TestRevokeBeforeMinedGeth(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	g := gethtest.Start(t, gethtest.Options{Period: 1})
 	keyFile := filepath.Join(t.TempDir(), "chain.key")
 	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(g.Key))), 0o600); err != nil {

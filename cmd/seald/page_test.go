@@ -285,6 +285,7 @@ const hostileName = `<script>alert(1)</script>`
 // unknown record of a real `seald serve` in headless Chromium, runs the check box, and checks that a
 // business named like a script tag stays text.
 func TestVerificationPageInBrowser(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	browser := newBrowser(t)
 	shots := artifactDir(t)
 	dir := t.TempDir()

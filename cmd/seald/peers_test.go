@@ -131,9 +131,12 @@ func TestServeWithSMTP(t *testing.T) {
 }
 
 // TestSealOnEOS runs a second network, EOS (EOS EVM is an EVM chain: here a real geth), beside the embedded
-// POLYGON chain: the EOS path seals there, and verification by token id picks the network.
+// POLYGON chain: the EOS path seals there, and verification by token id picks the network. The geth serves
+// EOS EVM mainnet's chain id with a block a second, and no --eos-confirmations is given: seald waits its
+// default for EOS EVM's chains, 12 blocks after the anchoring transaction's, before the record is anchored.
 func TestSealOnEOS(t *testing.T) {
-	eos := gethtest.Start(t, gethtest.Options{ChainID: 17777})
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
+	eos := gethtest.Start(t, gethtest.Options{ChainID: 17777, Period: 1})
 	keyFile := filepath.Join(t.TempDir(), "eos.key")
 	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(eos.Key))), 0o600); err != nil {
 		t.Fatal(err)
@@ -162,5 +165,13 @@ func TestSealOnEOS(t *testing.T) {
 	p := in.get(verifyBase + "reference?reference=" + eosRef + "&proof=1")
 	if str(p.Body, "data.proof.chain_id") != "17777" {
 		t.Errorf("EOS proof chain id: %s", p.Raw)
+	}
+	if !strings.Contains(in.logText(), `"network":"EOS","chain":"EOS EVM mainnet (17777)"`) ||
+		!strings.Contains(in.logText(), `"finality":"confirmations","confirmations":12}`) {
+		t.Errorf("EOS on chain 17777 does not log the 12 confirmations it waits for\n%s", in.logText())
+	}
+	head, err := eos.Client().BlockNumber(t.Context())
+	if block := field(p.Body, "data.proof.block_number"); err != nil || block == nil || float64(head) < block.(float64)+12 {
+		t.Errorf("EOS record COMPLETED at head %d (%v) with its anchor in block %v: fewer than 12 confirmations", head, err, block)
 	}
 }

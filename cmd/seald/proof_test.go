@@ -112,6 +112,7 @@ func keyOf(k ed25519.PrivateKey) ed25519.PublicKey { return k.Public().(ed25519.
 
 // TestProofVerifyAgainstEmbeddedChain runs the proof suite on the embedded chain, through its JSON-RPC.
 func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	rpcAddr := freePort(t)
 	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr)
 	proofSuite(t, in, "http://"+rpcAddr, "development chain", func(t *testing.T) (*instance, string) {
@@ -123,6 +124,7 @@ func TestProofVerifyAgainstEmbeddedChain(t *testing.T) {
 // TestProofVerifyAgainstGeth runs the proof suite on a real geth node; the other issuer deploys its own
 // contract on the same chain.
 func TestProofVerifyAgainstGeth(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	g := gethtest.Start(t, gethtest.Options{Period: 1})
 	keyFile := filepath.Join(t.TempDir(), "chain.key")
 	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(g.Key))), 0o600); err != nil {

@@ -90,6 +90,7 @@ func (tb *tab) interceptProof(body []byte) {
 // chain reads "revoked"; from file://, the standalone checker gives the same results, and honours a trust
 // root that marks the key compromised or retired before the anchor. axe-core checks every state, and each is kept as screenshots at 390 and 1280 px.
 func TestProofCheckInBrowser(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	browser := newBrowser(t)
 	shots := artifactDir(t)
 	g := gethtest.Start(t, gethtest.Options{Period: 1, CORS: true})

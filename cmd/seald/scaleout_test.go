@@ -229,6 +229,7 @@ type submitted struct {
 // verifies; the work is shared and every job runs once; one instance leads anchoring; when it is killed
 // with SIGKILL in the middle of a batch, another takes over and neither loses nor doubles a batch.
 func TestScaleOut(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	c := startScaleCluster(t, 3)
 	pinsBefore := c.pins()
 	var recs []submitted

@@ -236,6 +236,7 @@ func writeChainKey(t *testing.T, k *ecdsa.PrivateKey) string {
 // issuer's"), and a bundle of contract 1 for an anchor made after its range, by an instance still holding
 // the old key, exits 1 naming the range.
 func TestTrustContractHistoryAcrossRedeploy(t *testing.T) {
+	t.Parallel() // it starts its own serve (and chain, browser) and mostly waits on them
 	g := gethtest.Start(t, gethtest.Options{Period: 1})
 	secrets := filepath.Join(t.TempDir(), "secrets.json")
 	key1 := writeChainKey(t, g.Key)

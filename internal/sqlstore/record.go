@@ -296,24 +296,34 @@ func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting
 
 // CountWaitingByNetwork counts the records in the pipeline's waiting states by network.
 func (s *Store) CountWaitingByNetwork(ctx context.Context) (map[string]int, error) {
+	return s.countWaiting(ctx, "CountWaitingByNetwork", "network")
+}
+
+// CountWaitingByProject counts the records in the pipeline's waiting states by project.
+func (s *Store) CountWaitingByProject(ctx context.Context) (map[string]int, error) {
+	return s.countWaiting(ctx, "CountWaitingByProject", "project_id")
+}
+
+// countWaiting counts the records in the waiting states grouped by column, one of seald's own column names.
+func (s *Store) countWaiting(ctx context.Context, op, column string) (map[string]int, error) {
 	type count struct {
-		network string
-		n       int
+		key string
+		n   int
 	}
 	args := make([]any, len(seald.WaitingStates))
 	for i, st := range seald.WaitingStates {
 		args[i] = string(st)
 	}
-	counts, err := list(ctx, s, s.op("CountWaitingByNetwork"), func(row Row) (c count, err error) {
-		err = row.Scan(&c.network, &c.n)
+	counts, err := list(ctx, s, s.op(op), func(row Row) (c count, err error) {
+		err = row.Scan(&c.key, &c.n)
 		return c, err
-	}, `SELECT network, count(*) FROM records WHERE state IN (?`+strings.Repeat(", ?", len(args)-1)+`) GROUP BY network`, args...)
+	}, `SELECT `+column+`, count(*) FROM records WHERE state IN (?`+strings.Repeat(", ?", len(args)-1)+`) GROUP BY `+column, args...)
 	if err != nil {
 		return nil, err
 	}
 	m := make(map[string]int, len(counts))
 	for _, c := range counts {
-		m[c.network] = c.n
+		m[c.key] = c.n
 	}
 	return m, nil
 }
@@ -331,6 +341,14 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) ([]*seald.
 	if q.State != "" {
 		query += ` AND state = ?`
 		args = append(args, string(q.State))
+	}
+	if !q.Since.IsZero() {
+		query += ` AND created_at >= ?`
+		args = append(args, s.D.Time(q.Since))
+	}
+	if !q.Until.IsZero() {
+		query += ` AND created_at < ?`
+		args = append(args, s.D.Time(q.Until))
 	}
 	if q.After != "" {
 		// A cursor of another project finds no row: the comparison with NULL is never true, the page is empty.

@@ -229,6 +229,7 @@ func (a *App) assemble(ctx context.Context, opts Options) error {
 		o.Crash = crash // before the pipeline's first Send
 	}
 	svc.CacheTTL, svc.MaxBacklog = cfg.AuthCacheTTL, cfg.MaxBacklog
+	svc.MaxProjectBacklog = cfg.MaxProjectBacklog
 	pipe := &pipeline.Pipeline{
 		Store: store, Secrets: secrets, Blobs: parts.Blobs, Anchorers: parts.Anchorers, Mailer: parts.Mailer,
 		Link: svc.VerificationLink, Workers: cfg.Workers, Lease: cfg.JobLease, Logger: logger,

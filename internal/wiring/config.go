@@ -74,7 +74,10 @@ type Config struct {
 	Workers int
 	// MaxBacklog refuses new records with 503 while this many wait in the pipeline (0: never).
 	MaxBacklog int
-	JobLease   time.Duration
+	// MaxProjectBacklog refuses a project's new records with 503 while this many of its records wait (0: no
+	// bound per project, only MaxBacklog's per network).
+	MaxProjectBacklog int
+	JobLease          time.Duration
 	// RetentionEvery is how often serve looks for records past their project's retention.
 	RetentionEvery time.Duration
 	Metrics        string
@@ -150,7 +153,8 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.StringVar(&cfg.SMTP, "smtp", "outbox", "outbox, or smtp://user:pass@host:port[?tls=required|opportunistic|none], or smtps://...")
 	fs.StringVar(&cfg.MailFrom, "mail-from", "seald <seald@localhost>", "From address of notification e-mail")
 	fs.IntVar(&cfg.Workers, "workers", pipeline.DefaultWorkers, "concurrent pipeline job runners (their writes are committed in groups)")
-	fs.IntVar(&cfg.MaxBacklog, "max-backlog", 100000, "records waiting in the pipeline past which new seals are refused with 503 and Retry-After (0: never)")
+	fs.IntVar(&cfg.MaxBacklog, "max-backlog", 100000, "records of one network waiting in the pipeline past which new seals are refused with 503 and Retry-After (0: never)")
+	fs.IntVar(&cfg.MaxProjectBacklog, "max-project-backlog", 0, "records of one project waiting in the pipeline past which that project's new seals are refused with 503 and Retry-After (0: no bound per project)")
 	fs.DurationVar(&cfg.RetentionEvery, "retention-every", time.Minute, "how often to erase the stored copies of records past their project's retention (tenant --retain)")
 	fs.DurationVar(&cfg.JobLease, "job-lease", pipeline.DefaultLease, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
 	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
