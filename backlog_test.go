@@ -15,15 +15,7 @@ import (
 // The backlog bound is per network: records piling up on a stalled EOS (no pipeline runs here, so they wait
 // in PENDING) refuse further EOS seals with EOVERLOADED, and never a POLYGON seal.
 func TestBacklogPerNetwork(t *testing.T) {
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	secrets, err := secret.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, secrets := backlogParts(t)
 	chains := map[string]seald.Chain{
 		seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"},
 		seald.NetworkEOS:     {Network: seald.NetworkEOS, ChainID: "15557", Contract: "0x0000000000000000000000000000000000000002"},
@@ -67,15 +59,7 @@ func TestBacklogPerNetwork(t *testing.T) {
 // third with EOVERLOADED while another project on the same network still seals, under a network bound that
 // neither reaches.
 func TestBacklogPerProject(t *testing.T) {
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	secrets, err := secret.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, secrets := backlogParts(t)
 	service := func(maxProjectBacklog int) *seald.Service {
 		return &seald.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
 			Chains: map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337",
@@ -106,11 +90,27 @@ func TestBacklogPerProject(t *testing.T) {
 		}
 	}
 	bounded := service(2)
-	err = seal(bounded, burst, 2)
+	err := seal(bounded, burst, 2)
 	if seald.ErrorCode(err) != seald.EOVERLOADED || !strings.Contains(seald.ErrorMessage(err), "a project") {
 		t.Errorf("a third seal of a project with 2 waiting: %v, want %s naming the project's limit", err, seald.EOVERLOADED)
 	}
 	if err := seal(bounded, quiet, 0); err != nil {
 		t.Errorf("another project's seal: %v", err)
 	}
+}
+
+// backlogParts opens a fresh SQLite store, closed when the test ends, and new keys: what the backlog tests'
+// Services share.
+func backlogParts(t *testing.T) (*sqlite.Store, *secret.Keys) {
+	t.Helper()
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	secrets, err := secret.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, secrets
 }

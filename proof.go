@@ -42,6 +42,16 @@ type Proof struct {
 	Signature   string   `json:"signature"`  // base64 (std) Ed25519 signature over Digest()
 }
 
+// File is the bundle as the file the public page and the console download and `seald proof verify` reads:
+// indented JSON ending in a newline, named after the record's reference.
+func (p *Proof) File() (name string, body []byte, err error) {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return "", nil, err
+	}
+	return p.Reference + ".proof.json", append(b, '\n'), nil
+}
+
 // KeyID names a signing key: the first 16 hex digits of the SHA-256 of its raw public key.
 func KeyID(pub ed25519.PublicKey) string {
 	sum := sha256.Sum256(pub)

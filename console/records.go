@@ -1,7 +1,6 @@
 package console
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -173,16 +172,16 @@ func (c *Console) proof(w http.ResponseWriter, r *request) {
 		c.fail(w, r.Request, r, err)
 		return
 	}
-	b, err := json.MarshalIndent(pr, "", "  ")
+	name, b, err := pr.File()
 	if err != nil {
 		c.fail(w, r.Request, r, err)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+rec.Reference+`.proof.json"`)
+	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	h.Set("Cache-Control", "no-store")
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(b)
 }
 
 // refuse shows the record's page again with why an action was refused.

@@ -156,16 +156,16 @@ func (p *Page) proof(w http.ResponseWriter, r *http.Request) {
 		p.failJSON(w, r, err)
 		return
 	}
-	b, err := json.MarshalIndent(pr, "", "  ")
+	name, b, err := pr.File()
 	if err != nil {
 		p.failJSON(w, r, err)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+pr.Reference+`.proof.json"`)
+	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	h.Set("Cache-Control", "no-store")
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(b)
 }
 
 // token serves a token's ERC-721 metadata, the document the contract's tokenURI names.
