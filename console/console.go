@@ -364,6 +364,5 @@ func pageTemplate(name string) *template.Template {
 	return template.Must(t.ParseFS(templateFS, "templates/layout.html", "templates/"+name))
 }
 
-// asset is one embedded file with the digest that versions its URL.
 // assets are the console's files under /console/assets/, at versioned URLs (package assets).
 var assets = staticassets.Load(assetFS, "assets", "/console/assets/")

@@ -282,7 +282,6 @@ func pageTemplate(name string) *template.Template {
 	return template.Must(t.ParseFS(templateFS, "templates/layout.html", "templates/"+name))
 }
 
-// asset is one embedded file with the digest that versions its URL.
 // assets are the page's files under /assets/, at versioned URLs (package assets).
 var assets = staticassets.Load(assetFS, "assets", "/assets/")
 
