@@ -17,8 +17,7 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 		return nil, err
 	}
 	if r.Erased() {
-		return nil, Errorf(EGONE, "the data of record %s was erased on %s; its proof still verifies", reference,
-			r.ErasedAt.Format(time.RFC3339))
+		return nil, erasedData(r)
 	}
 	if !r.Downloadable {
 		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
@@ -31,14 +30,27 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 		}
 	}
 	if r.CID == "" {
-		// Not in IPFS yet: the payload is still in the store.
-		if b, err := s.Store.Payload(ctx, reference); err == nil {
+		// Not in IPFS yet: the payload is still in the store, unless the store step moved it to IPFS since
+		// the record was read; then the record, read again, has its CID.
+		b, err := s.Store.Payload(ctx, reference)
+		switch {
+		case err == nil:
 			if !SealedPayload(b) {
 				return b, nil
 			}
 			return s.Secrets.OpenDetached(reference, r.DataKey, b)
+		case ErrorCode(err) != ENOTFOUND:
+			return nil, err
 		}
-		return nil, Errorf(ENOTFOUND, "the data of record %s is not stored yet", reference)
+		if r, err = s.Store.Record(ctx, reference); err != nil {
+			return nil, err
+		}
+		if r.Erased() {
+			return nil, erasedData(r)
+		}
+		if r.CID == "" {
+			return nil, Errorf(ENOTFOUND, "the data of record %s is not stored yet", reference)
+		}
 	}
 	if s.Blobs == nil {
 		return nil, Errorf(EUNAVAILABLE, "IPFS is not configured")
@@ -51,4 +63,10 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 		return nil, &Error{Code: EUNAVAILABLE, Message: "IPFS is not answering; try again later", Err: err}
 	}
 	return s.Secrets.OpenDetached(reference, r.DataKey, env)
+}
+
+// erasedData is the EGONE answer of a download of an erased record.
+func erasedData(r *Record) error {
+	return Errorf(EGONE, "the data of record %s was erased on %s; its proof still verifies", r.Reference,
+		r.ErasedAt.Format(time.RFC3339))
 }
