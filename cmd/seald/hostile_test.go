@@ -211,7 +211,9 @@ func TestClientGoneIsNotAFault(t *testing.T) {
 
 // TestPasswordMemoryBounded: 200 concurrent password seals and 200 concurrent wrong-password downloads
 // against the real binary, at the default password budget: every answer is 201, 401, 429 or 503, and the
-// process's peak resident memory stays under 300 MB (it reached 3-5 GiB when nothing bounded the hashing).
+// process's peak resident memory grows by less than 240 MB over what it held before the load: the budget's two
+// 64 MiB hashes and the requests in flight (it reached 3-5 GiB when nothing bounded the hashing). The growth is
+// bounded, not the peak: what the process holds before depends on the machine's load, 100-145 MB in CI.
 func TestPasswordMemoryBounded(t *testing.T) {
 	p := startProcess(t, buildBinary(t, ""), t.TempDir(), nil)
 	in := p.in
@@ -221,12 +223,7 @@ func TestPasswordMemoryBounded(t *testing.T) {
 		t.Fatalf("a password seal: %d %v", first.Status, first.Err)
 	}
 	pid := p.cmd.Process.Pid
-	before, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	for _, line := range strings.Split(string(before), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			t.Logf("resident before the load: %s", strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:")))
-		}
-	}
+	beforeKB := procStatusKB(t, pid, "VmRSS")
 	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
 		t.Fatalf("resetting the peak: %v", err)
 	}
@@ -262,21 +259,32 @@ func TestPasswordMemoryBounded(t *testing.T) {
 			}
 		}
 	}
+	peakKB := procStatusKB(t, pid, "VmHWM")
+	t.Logf("200 password seals %v, 200 wrong-password downloads %v; resident %d MB before, peak %d MB",
+		codes["seal"], codes["download"], beforeKB/1000, peakKB/1000)
+	if beforeKB == 0 || peakKB == 0 || peakKB-beforeKB > 240_000 {
+		t.Errorf("peak RSS %d kB over %d kB before the load, want less than 240 MB more", peakKB, beforeKB)
+	}
+}
+
+// procStatusKB reads a figure in kB (VmRSS, VmHWM) from a process's /proc/<pid>/status.
+func procStatusKB(t *testing.T, pid int, field string) int {
+	t.Helper()
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var peakKB int
 	for _, line := range strings.Split(string(status), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")), "%d", &peakKB)
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			var kb int
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d", &kb); err != nil {
+				t.Fatalf("%s in /proc/%d/status: %v", field, pid, err)
+			}
+			return kb
 		}
 	}
-	t.Logf("200 password seals %v, 200 wrong-password downloads %v; peak RSS %d MB", codes["seal"],
-		codes["download"], peakKB/1000)
-	if peakKB == 0 || peakKB > 300_000 {
-		t.Errorf("peak RSS %d kB, want under 300 MB", peakKB)
-	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
 }
 
 // TestConcurrentStatusChangesAnswerTruly: under concurrent status changes of one record, every answer
