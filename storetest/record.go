@@ -12,6 +12,7 @@ import (
 
 var recordTests = []test{
 	{"CountWaiting", testCountWaiting},
+	{"CountWaitingWhileMoving", testCountWaitingWhileMoving},
 	{"RoundTripFull", testRecordFull},
 	{"RoundTripMinimal", testRecordMinimal},
 	{"Times", testRecordTimes},
@@ -380,6 +381,48 @@ func testCountWaiting(t *testing.T, s seald.Store) {
 		seald.StatePending:    {Count: 2, Oldest: base},
 		seald.StateIPFSStored: {Count: 1, Oldest: base.Add(2 * time.Minute)},
 	})
+}
+
+// CountWaiting counts from one snapshot: while records move from PENDING to IPFS_STORED, every count still
+// finds each record once (counted state by state, a record that moved between two counts was counted twice).
+func testCountWaitingWhileMoving(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	const n = 60
+	for i := range n {
+		r := newRecord(p, base.Add(time.Duration(i)*time.Second))
+		create(t, s, r, &seald.Job{Kind: seald.JobStore, Reference: r.Reference, RunAt: base})
+	}
+	moved := make(chan error, 1)
+	go func() {
+		defer close(moved)
+		for range n {
+			jobs, err := s.ClaimJobs(ctx, []string{seald.JobStore}, 1, base.Add(time.Hour), time.Minute)
+			if err == nil && len(jobs) == 1 {
+				u := &seald.RecordUpdate{When: seald.StatePending, State: seald.StateIPFSStored, At: base}
+				err = s.CompleteJob(ctx, jobs[0], u, true)
+			}
+			if err != nil {
+				moved <- err
+				return
+			}
+		}
+	}()
+	counts := 0
+	for done := false; !done; counts++ {
+		select {
+		case err := <-moved:
+			ok(t, "moving the records", err)
+			done = true
+		default:
+		}
+		got, err := s.CountWaiting(ctx)
+		ok(t, "CountWaiting", err)
+		if total := got[seald.StatePending].Count + got[seald.StateIPFSStored].Count; total != n {
+			t.Fatalf("count %d while records move: %d PENDING + %d IPFS_STORED, want %d in all", counts,
+				got[seald.StatePending].Count, got[seald.StateIPFSStored].Count, n)
+		}
+	}
 }
 
 // ListRecords pages through one project's records newest first (ties newest inserted first) from a cursor,

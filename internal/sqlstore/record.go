@@ -272,26 +272,41 @@ func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.Stat
 }
 
 // CountWaiting counts the records in each state of the pipeline that is not final, with the creation time
-// of the oldest. The records_anchor_queue index (state, network, created_at) answers it without reading
-// the records that are done.
+// of the oldest. One statement reads one snapshot, so a record moving on while it runs is counted once. The
+// records_anchor_queue index (state, network, created_at) answers it without reading the records that are
+// done.
 func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting, error) {
+	type count struct {
+		state  string
+		n      int
+		oldest *time.Time
+	}
+	counts, err := list(ctx, s, s.op("CountWaiting"), func(row Row) (c count, err error) {
+		err = row.Scan(&c.state, &c.n, Time{Null: &c.oldest})
+		return c, err
+	}, `SELECT state, count(*), min(created_at) FROM records WHERE state IN (`+waitingStates+`) GROUP BY state`,
+		waitingArgs()...)
+	if err != nil {
+		return nil, err
+	}
 	out := map[seald.State]seald.Waiting{}
-	err := s.E.Read(ctx, s.op("CountWaiting"), func(q Querier) error {
-		clear(out)
-		for _, st := range seald.WaitingStates {
-			var n int
-			var oldest *time.Time
-			if err := q.QueryRow(ctx, `SELECT count(*), min(created_at) FROM records WHERE state = ?`, string(st)).
-				Scan(&n, Time{Null: &oldest}); err != nil {
-				return err
-			}
-			if n > 0 && oldest != nil {
-				out[st] = seald.Waiting{Count: n, Oldest: *oldest}
-			}
+	for _, c := range counts {
+		if c.n > 0 && c.oldest != nil {
+			out[seald.State(c.state)] = seald.Waiting{Count: c.n, Oldest: *c.oldest}
 		}
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
+}
+
+// waitingStates is the placeholder list of seald.WaitingStates, whose values waitingArgs gives.
+var waitingStates = "?" + strings.Repeat(", ?", len(seald.WaitingStates)-1)
+
+func waitingArgs() []any {
+	args := make([]any, len(seald.WaitingStates))
+	for i, st := range seald.WaitingStates {
+		args[i] = string(st)
+	}
+	return args
 }
 
 // CountWaitingByNetwork counts the records in the pipeline's waiting states by network.
@@ -310,14 +325,10 @@ func (s *Store) countWaiting(ctx context.Context, op, column string) (map[string
 		key string
 		n   int
 	}
-	args := make([]any, len(seald.WaitingStates))
-	for i, st := range seald.WaitingStates {
-		args[i] = string(st)
-	}
 	counts, err := list(ctx, s, s.op(op), func(row Row) (c count, err error) {
 		err = row.Scan(&c.key, &c.n)
 		return c, err
-	}, `SELECT `+column+`, count(*) FROM records WHERE state IN (?`+strings.Repeat(", ?", len(args)-1)+`) GROUP BY `+column, args...)
+	}, `SELECT `+column+`, count(*) FROM records WHERE state IN (`+waitingStates+`) GROUP BY `+column, waitingArgs()...)
 	if err != nil {
 		return nil, err
 	}
