@@ -7,10 +7,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,29 +127,65 @@ func (p *process) wait(t *testing.T, timeout time.Duration) int {
 }
 
 // completeAll waits until every reference is COMPLETED and checks that token ids are unique and that each
-// token verifies back to its own record. It returns the token ids by reference.
+// token verifies back to its own record. It returns the token ids by reference. Eight workers ask at once:
+// asked one by one, the thousands of records of the load tests spent most of their test in these requests.
 func completeAll(t *testing.T, in *instance, refs []string, timeout time.Duration) map[string]string {
 	t.Helper()
+	deadline := time.Now().Add(timeout)
+	type result struct{ token, problem string }
+	results := make([]result, len(refs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(refs); i = int(next.Add(1) - 1) {
+				results[i].token, results[i].problem = completed(in, refs[i], deadline)
+			}
+		})
+	}
+	wg.Wait()
 	tokens := map[string]string{}
 	owner := map[string]string{}
-	for _, ref := range refs {
-		rec := in.waitState(ref, "COMPLETED", timeout)
-		tok := str(rec, "token_id")
-		if tok == "" {
-			t.Fatalf("%s: COMPLETED without a token: %v", ref, rec)
+	for i, ref := range refs {
+		tok, problem := results[i].token, results[i].problem
+		if problem != "" {
+			t.Fatalf("%s: %s\n%s", ref, problem, in.logText())
 		}
 		if other, dup := owner[tok]; dup {
 			t.Fatalf("token %s given to %s and %s", tok, other, ref)
 		}
 		owner[tok], tokens[ref] = ref, tok
 	}
-	for tok, ref := range owner {
-		v := in.get(verifyBase + "token-id?token_id=" + tok + "&blockchain=POLYGON")
-		if v.Status != 200 || str(v.Body, "data.details.reference") != ref {
-			t.Fatalf("token %s: %d %s", tok, v.Status, v.Raw)
-		}
-	}
 	return tokens
+}
+
+// completed waits until the deadline for a record to be COMPLETED and returns its token id, which it checks
+// verifies back to the record, or what is wrong.
+func completed(in *instance, ref string, deadline time.Time) (token, problem string) {
+	var rec map[string]any
+	for {
+		code, env := tryGet(in.URL, in.Sub, in.API, "/authentication-status/get/status?reference="+ref)
+		if code != 200 {
+			return "", fmt.Sprintf("status: %d %v", code, env)
+		}
+		rec, _ = env["data"].(map[string]any)
+		if s := str(rec, "state"); s == "COMPLETED" || s == "FAILED" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if s := str(rec, "state"); s != "COMPLETED" {
+		return "", fmt.Sprintf("state %s, want COMPLETED (record %v)", s, rec)
+	}
+	token = str(rec, "token_id")
+	if token == "" {
+		return "", fmt.Sprintf("COMPLETED without a token: %v", rec)
+	}
+	code, env := tryGet(in.URL, in.Sub, in.API, verifyBase+"token-id?token_id="+token+"&blockchain=POLYGON")
+	if code != 200 || str(env, "data.details.reference") != ref {
+		return "", fmt.Sprintf("token %s verifies as %d %v", token, code, env)
+	}
+	return token, ""
 }
 
 // chainNextTokenID opens the embedded chain of a stopped seald's data dir and reads the contract's next
