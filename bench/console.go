@@ -151,6 +151,12 @@ func (r *Report) judgeConsole() {
 		}
 		t.Value = worst.Load.Latency.P95
 		t.Figure = fmt.Sprintf("slowest: %s, p95 %.1f ms (p50 %.1f ms)", worst.Name, worst.Load.Latency.P95, worst.Load.Latency.P50)
+		// The same run's lookup of one record through the API, one client: what one read of the store and
+		// one answer cost on this machine at this moment.
+		if b, ok := at(v.ByReference, 1); ok && b.Latency.P95 > 0 {
+			t.Baseline = fmt.Sprintf("verify by reference, 1 conn: p95 %.2f ms", b.Latency.P95)
+			t.Ratio = t.Value / b.Latency.P95
+		}
 		limit := worst.Name
 		if errs > 0 {
 			limit = fmt.Sprintf("%d failed loads", errs)

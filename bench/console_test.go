@@ -22,7 +22,8 @@ func TestJudgeConsole(t *testing.T) {
 		{"errors", &ConsoleRun{Pages: []ConsolePage{page("first page", 3, 2)}}, false, "2 failed loads"},
 		{"not measured", &ConsoleRun{Error: "console sign-in: HTTP status 401, want 303"}, false, "not measured"},
 	} {
-		r := &Report{Verify: []*VerifyRun{{Store: "sqlite", Records: 1000000, Console: tc.run}}}
+		r := &Report{Verify: []*VerifyRun{{Store: "sqlite", Records: 1000000, Console: tc.run,
+			ByReference: []Load{{Conns: 1, Latency: Latency{P95: 0.5}}}}}}
 		r.judgeConsole()
 		if len(r.Targets) != 1 {
 			t.Fatalf("%s: %d rows", tc.name, len(r.Targets))
@@ -30,6 +31,9 @@ func TestJudgeConsole(t *testing.T) {
 		row := r.Targets[0]
 		if *row.Met != tc.met || !strings.Contains(row.Figure+" "+row.Verdict, tc.says) {
 			t.Errorf("%s: met %v, %q / %q; want met %v and %q", tc.name, *row.Met, row.Figure, row.Verdict, tc.met, tc.says)
+		}
+		if tc.name == "fast" && (row.Baseline != "verify by reference, 1 conn: p95 0.50 ms" || row.Ratio != 18) {
+			t.Errorf("baseline %q, ratio %v; want the same run's lookup by reference and 18", row.Baseline, row.Ratio)
 		}
 	}
 	if md := consoleMarkdown([]*VerifyRun{{Store: "sqlite", Records: 5, Console: &ConsoleRun{Pages: []ConsolePage{page("first page", 3, 0)}}}}); !strings.Contains(md, "| first page (``) | 10 | 1.50 | 3.00 |") {
