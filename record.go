@@ -150,8 +150,7 @@ type Milestone struct {
 // A state is on it when its time is recorded or when the record shows it passed it without one (a record
 // sealed before the times were kept): it is in it or further on, or it holds what the state's step made
 // (a CID for IPFS_STORED, a batch for ANCHOR_SUBMITTED, a token for ANCHORED, a sent e-mail for
-// EMAIL_SENT). EMAIL_SENT is skipped by a record that sends no e-mail, and by one whose e-mail and
-// completion were saved together (no time of its own); it is on the timeline when its time is recorded.
+// EMAIL_SENT). A record that sends no e-mail skips EMAIL_SENT.
 func (r *Record) Timeline() []Milestone {
 	cur := -1 // the index of the record's state in the pipeline; -1 when FAILED or unknown
 	for i, st := range States[:len(States)-1] {
