@@ -2,6 +2,7 @@ package seald
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -63,6 +64,27 @@ type RecordStats struct {
 	ByState  map[State]int
 	// Backlog counts the project's records still in the pipeline (WaitingStates).
 	Backlog int
+	// Latency is how long the records anchored on each day took from sealing to ANCHORED, oldest day first,
+	// today (UTC) last: the same days as Days.
+	Latency []DayLatency
+}
+
+// LatencySample bounds how many records of each day RecordStats reads for the anchoring latency: the first
+// anchored that day. A busier day is measured on them alone (DayLatency.Capped), so the cost of the
+// statistics never grows with the project.
+const LatencySample = 2000
+
+// DayLatency is how long the records anchored on one UTC day took from sealing (CreatedAt) to ANCHORED.
+// Only records with a recorded ANCHORED time count (Record.Reached): none sealed before those times were
+// kept.
+type DayLatency struct {
+	Day time.Time
+	// Count is how many records were measured (at most LatencySample); Capped, that more were anchored
+	// that day and were left out.
+	Count  int
+	Capped bool
+	// Median and P95 are the nearest-rank 50th and 95th percentiles; zero when Count is 0.
+	Median, P95 time.Duration
 }
 
 // DayCount is the records sealed on one UTC day.
@@ -99,5 +121,28 @@ func (s *Service) RecordStats(ctx context.Context, c *Caller, days int) (*Record
 	for _, w := range WaitingStates {
 		st.Backlog += n.ByState[w]
 	}
+	// One more than the sample tells a day that had more.
+	lat, err := s.Store.AnchorLatencies(ctx, c.Project.ProjectID, bounds, LatencySample+1)
+	if err != nil {
+		return nil, err
+	}
+	for i, ds := range lat {
+		d := DayLatency{Day: bounds[i], Capped: len(ds) > LatencySample}
+		ds = ds[:min(len(ds), LatencySample)]
+		d.Count = len(ds)
+		slices.Sort(ds)
+		d.Median, d.P95 = Percentile(ds, 50), Percentile(ds, 95)
+		st.Latency = append(st.Latency, d)
+	}
 	return st, nil
+}
+
+// Percentile is the nearest-rank p-th percentile (0 < p <= 100) of sorted: the smallest value that at least
+// p percent of them do not exceed; zero for none.
+func Percentile(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := (p*len(sorted) + 99) / 100 // ceil(p/100 * n)
+	return sorted[min(max(rank, 1), len(sorted))-1]
 }

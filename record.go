@@ -106,6 +106,76 @@ type Record struct {
 
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Reached is when the record reached each state of its pipeline after PENDING (which is CreatedAt).
+	Reached StateTimes
+}
+
+// StateTimes are when a record reached the states of its pipeline after PENDING. A zero time is a state
+// not reached, or reached before seald kept these times (migration 0010): such a time was never recorded
+// and is never guessed. A state reached again (a batch that failed on chain sends its records back to
+// IPFS_STORED) keeps its latest time.
+type StateTimes struct {
+	IPFSStored, AnchorSubmitted, Anchored, EmailSent, Completed, Failed time.Time
+}
+
+// ReachedAt is when the record reached st: CreatedAt for PENDING, a zero time when it is not recorded.
+func (r *Record) ReachedAt(st State) time.Time {
+	t := &r.Reached
+	switch st {
+	case StatePending:
+		return r.CreatedAt
+	case StateIPFSStored:
+		return t.IPFSStored
+	case StateAnchorSubmitted:
+		return t.AnchorSubmitted
+	case StateAnchored:
+		return t.Anchored
+	case StateEmailSent:
+		return t.EmailSent
+	case StateCompleted:
+		return t.Completed
+	case StateFailed:
+		return t.Failed
+	}
+	return time.Time{}
+}
+
+// Milestone is one state of a record's pipeline timeline and when it was reached (zero: not recorded).
+type Milestone struct {
+	State State
+	At    time.Time
+}
+
+// Timeline returns the states the record has reached, in pipeline order (FAILED last), each with its time.
+// A state is on it when its time is recorded or when the record shows it passed it without one (a record
+// sealed before the times were kept): it is in it or further on, or it holds what the state's step made
+// (a CID for IPFS_STORED, a batch for ANCHOR_SUBMITTED, a token for ANCHORED, a sent e-mail for
+// EMAIL_SENT). A record that sends no e-mail skips EMAIL_SENT.
+func (r *Record) Timeline() []Milestone {
+	cur := -1 // the index of the record's state in the pipeline; -1 when FAILED or unknown
+	for i, st := range States[:len(States)-1] {
+		if st == r.State {
+			cur = i
+		}
+	}
+	passed := map[State]bool{
+		StatePending:         true,
+		StateIPFSStored:      r.CID != "",
+		StateAnchorSubmitted: r.BatchID != 0,
+		StateAnchored:        r.Anchored(),
+		StateEmailSent:       r.MessageID != "",
+	}
+	var out []Milestone
+	for i, st := range States[:len(States)-1] {
+		at := r.ReachedAt(st)
+		if !at.IsZero() || passed[st] || st == r.State || i < cur && st != StateEmailSent {
+			out = append(out, Milestone{State: st, At: at})
+		}
+	}
+	if r.State == StateFailed {
+		out = append(out, Milestone{State: StateFailed, At: r.Reached.Failed})
+	}
+	return out
 }
 
 // Anchored reports whether the record's token is minted: the record reached ANCHORED, or went on from it

@@ -184,6 +184,12 @@ type Records interface {
 	// created in [bounds[i], bounds[i+1]) (PerDay has len(bounds)-1 entries; none when bounds has fewer than
 	// two).
 	CountProjectRecords(ctx context.Context, projectID string, bounds []time.Time) (*RecordCounts, error)
+	// AnchorLatencies returns, for each i, how long after their creation the records of projectID that
+	// reached ANCHORED in [bounds[i], bounds[i+1]) took to reach it, for the first perInterval of them by
+	// that time (len(bounds)-1 lists, each in that order; none when bounds has fewer than two). Records
+	// with no recorded ANCHORED time (Record.Reached) are not counted. It reads at most perInterval rows
+	// of an index per interval, however many records the project has.
+	AnchorLatencies(ctx context.Context, projectID string, bounds []time.Time, perInterval int) ([][]time.Duration, error)
 }
 
 // RecordCounts are a project's records counted (Records.CountProjectRecords).
@@ -220,8 +226,9 @@ type Jobs interface {
 	// the record's error type and message, in one transaction.
 	RetryJob(ctx context.Context, j *Job, errorType, errorMessage string) error
 	// FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
-	// state (FAILED), and saves ev (the webhook event of the failure) unless it is nil, in one transaction.
-	FailJob(ctx context.Context, j *Job, state State, errorType, errorMessage string, ev *Event) error
+	// state (FAILED) and the time it reached it (now, Record.Reached), and saves ev (the webhook event of the
+	// failure) unless it is nil, in one transaction.
+	FailJob(ctx context.Context, j *Job, state State, errorType, errorMessage string, ev *Event, now time.Time) error
 	// ReleaseLeases frees every job and webhook delivery lease (at the start of the only process on an
 	// embedded store).
 	ReleaseLeases(ctx context.Context) error
@@ -253,7 +260,8 @@ type RecordUpdate struct {
 	Signature string
 	// RevokedOnChain: the revoke step's transaction was confirmed.
 	RevokedOnChain bool
-	// At is the record's new updated_at.
+	// At is the record's new updated_at, and the time it reached State (Record.Reached) when State is set,
+	// and EMAIL_SENT when MessageID is set (the notify step saves its e-mail and the completion together).
 	At time.Time
 	// Event, when set, is the webhook event the update causes, saved in the same transaction.
 	Event *Event
@@ -261,7 +269,8 @@ type RecordUpdate struct {
 
 // Transition is a move of records from one pipeline state to the next, which the pipeline decides and a
 // store applies as told: records in From move to To, their error cleared when ClearError, each given a job
-// of kind Next due at once (none when Next is empty).
+// of kind Next due at once (none when Next is empty). The time the store is given is when they reached To
+// (Record.Reached); a move back (FailBatch) also forgets when they reached From, which they left.
 type Transition struct {
 	From, To   State
 	ClearError bool

@@ -85,6 +85,7 @@ func (r *Report) judge(cfg Config) {
 			r.rss(sec, l)
 		}
 	}
+	r.judgeConsole()
 	for _, in := range r.Intake {
 		sec := fmt.Sprintf("intake, %s, %d conns", in.Store, in.Conns)
 		ratio := in.Seald.Rate / in.Ceiling.Rate

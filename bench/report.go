@@ -124,6 +124,7 @@ func (r *Report) Markdown() string {
 				h.Rate/c.Rate, rateLat(ref), ref.Rate/c.Rate, 100*ref.CPU, max(h.PeakRSSMB, ref.PeakRSSMB))
 		}
 	}
+	b.WriteString(consoleMarkdown(r.Verify))
 	if len(r.Intake) > 0 {
 		b.WriteString("\n## Intake (pipeline off: acceptance and durable commit only)\n\n")
 		b.WriteString("| store | connections | seald accepted/s (p50/p99 ms) | ceiling req/s | ratio | errors | accepted / in store | CPU | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|\n")

@@ -31,6 +31,8 @@ type VerifyRun struct {
 	ByHash         []Load  `json:"by_hash"`
 	ByReference    []Load  `json:"by_reference"`
 	Ceiling        []Load  `json:"ceiling"`
+	// Console is the console's records list on the same preloaded store (console.go).
+	Console *ConsoleRun `json:"console,omitempty"`
 }
 
 // at returns the load of loads at conns connections.
@@ -78,6 +80,7 @@ func verifyStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*Ve
 	run.PreloadSeconds = time.Since(t0).Seconds()
 	run.PreloadRate = float64(cfg.Records) / run.PreloadSeconds
 	fmt.Fprintf(cfg.Log, "bench: %s: %d records preloaded in %.1fs\n", st.name, cfg.Records, run.PreloadSeconds)
+	run.Console = measureConsole(ctx, cfg, sys, refs)
 
 	base := sys.URL
 	const byRef, byHash = "/verification/api/v1/verify/reference", "/verification/api/v1/verify/hash"

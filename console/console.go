@@ -356,7 +356,10 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02 15:04:05 UTC")
 	},
 	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"u64": func(n uint64) string { return strconv.FormatUint(n, 10) },
+	// The timeline's times, to the millisecond: the steps of a record are often less than a second apart.
+	"timeMs": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.000 UTC") },
+	"isoMs":  func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") },
+	"u64":    func(n uint64) string { return strconv.FormatUint(n, 10) },
 }
 
 func pageTemplate(name string) *template.Template {

@@ -124,6 +124,8 @@ type recordView struct {
 	Record       *seald.Record
 	Verification *seald.Verification
 	History      []*seald.StatusChange
+	Timeline     []milestone
+	Unrecorded   bool // a state of the timeline has no time
 	PublicLink   string
 	Done         string // what the last action did, shown once after its redirect
 	Error        string // why the last action was refused
@@ -147,7 +149,12 @@ func (c *Console) recordView(r *request, ref string) (*recordView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &recordView{Record: rec, Verification: v, History: trail, PublicLink: c.Service.VerificationLink(ref)}, nil
+	view := &recordView{Record: rec, Verification: v, History: trail, Timeline: timeline(rec),
+		PublicLink: c.Service.VerificationLink(ref)}
+	for _, m := range view.Timeline {
+		view.Unrecorded = view.Unrecorded || m.At.IsZero()
+	}
+	return view, nil
 }
 
 func (c *Console) record(w http.ResponseWriter, r *request) {

@@ -265,7 +265,7 @@ func TestSweepRevokesEmbedded(t *testing.T) {
 	if err != nil || len(jobs) != 1 {
 		t.Fatalf("claim the revocation job: %v %v", jobs, err)
 	}
-	if err := e.store.FailJob(t.Context(), jobs[0], "", seald.ErrorTypeBlockchain, "gave up", nil); err != nil {
+	if err := e.store.FailJob(t.Context(), jobs[0], "", seald.ErrorTypeBlockchain, "gave up", nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	e.start(8)

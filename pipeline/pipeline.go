@@ -341,7 +341,7 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 			failed.State, failed.ErrorType, failed.ErrorMessage = seald.StateFailed, errType, msg
 			ev = seald.NewEvent(seald.EventRecordFailed, &failed, p.now(), nil)
 		}
-		if ferr := p.Store.FailJob(ctx, j, state, errType, msg, ev); ferr != nil {
+		if ferr := p.Store.FailJob(ctx, j, state, errType, msg, ev, p.now()); ferr != nil {
 			log.Error("save failed step", "err", ferr)
 		}
 		return

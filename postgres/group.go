@@ -42,7 +42,8 @@ import (
 // another is inserted.
 var committers = 2
 
-// defaultMaxGroup bounds the records of one group: 31 parameters each stays far below PostgreSQL's 65535.
+// defaultMaxGroup bounds the records of one group: 39 parameters each (len(sqlstore.RecordColumns)) stays far
+// below PostgreSQL's 65535, even at the largest MaxGroup (1000).
 const defaultMaxGroup = 256
 
 // Option changes how Open sets up the Store.

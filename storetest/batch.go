@@ -136,7 +136,7 @@ func testCreateBatch(t *testing.T, s seald.Store) {
 	equal(t, "Batch", got, b)
 	for i, r := range []*seald.Record{r1, r2} {
 		r.State, r.BatchID, r.TokenID = seald.StateAnchorSubmitted, b.ID, es[i].TokenID
-		r.Leaf, r.MerklePath, r.UpdatedAt = es[i].Leaf, es[i].MerklePath, now
+		r.Leaf, r.MerklePath, r.UpdatedAt, r.Reached.AnchorSubmitted = es[i].Leaf, es[i].MerklePath, now, now
 		equal(t, "record placed in the batch", record(t, s, r.Reference), r)
 		byToken, err := s.RecordByToken(ctx, seald.NetworkPolygon, es[i].TokenID)
 		ok(t, "RecordByToken", err)

@@ -232,7 +232,7 @@ func testCompleteJob(t *testing.T, s seald.Store) {
 	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, ClearError: true,
 		CID: "bafkrei" + randomHex(20), EncryptedFile: "ipfs://x", At: base.Add(time.Second)}
 	r.State, r.CID, r.EncryptedFile = u.State, u.CID, u.EncryptedFile
-	r.ErrorType, r.ErrorMessage, r.UpdatedAt = "", "", u.At
+	r.ErrorType, r.ErrorMessage, r.UpdatedAt, r.Reached.IPFSStored = "", "", u.At, u.At
 	next := &seald.Job{Kind: seald.JobNotify, RunAt: base.Add(2 * time.Second)}
 	ok(t, "CompleteJob", s.CompleteJob(ctx, j, u, true, next))
 	equal(t, "saved record", record(t, s, r.Reference), r)
@@ -344,7 +344,7 @@ func testCompleteStale(t *testing.T, s seald.Store) {
 	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, At: base.Add(time.Hour)}
 	wantCode(t, "CompleteJob with an expired lease", s.CompleteJob(ctx, old, u, true, &seald.Job{Kind: seald.JobNotify, RunAt: base}), seald.ECONFLICT)
 	wantCode(t, "RetryJob with an expired lease", s.RetryJob(ctx, old, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
-	wantCode(t, "FailJob with an expired lease", s.FailJob(ctx, old, seald.StateFailed, seald.ErrorTypeIPFS, "x", nil), seald.ECONFLICT)
+	wantCode(t, "FailJob with an expired lease", s.FailJob(ctx, old, seald.StateFailed, seald.ErrorTypeIPFS, "x", nil, base), seald.ECONFLICT)
 	equal(t, "record after the refused saves", record(t, s, r.Reference), &before)
 	if _, err := s.Payload(ctx, r.Reference); err != nil {
 		t.Errorf("Payload after a refused CompleteJob: %v", err)
@@ -384,20 +384,22 @@ func testFailJob(t *testing.T, s seald.Store) {
 	_, p := tenant(t, s)
 	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobNotify, RunAt: base})
 	j := claimOne(t, s, base, time.Minute)
-	ok(t, "FailJob", s.FailJob(ctx, j, seald.StateFailed, seald.ErrorTypeEmail, "550 no such user", nil))
+	failed := base.Add(time.Minute)
+	ok(t, "FailJob", s.FailJob(ctx, j, seald.StateFailed, seald.ErrorTypeEmail, "550 no such user", nil, failed))
 	r.State, r.ErrorType, r.ErrorMessage = seald.StateFailed, seald.ErrorTypeEmail, "550 no such user"
+	r.Reached.Failed = failed
 	equal(t, "record after FailJob", record(t, s, r.Reference), r)
 	counts, err := s.CountJobs(ctx)
 	ok(t, "CountJobs", err)
 	if len(counts) != 0 {
 		t.Errorf("CountJobs after FailJob = %v", counts)
 	}
-	wantCode(t, "FailJob twice", s.FailJob(ctx, j, seald.StateFailed, seald.ErrorTypeEmail, "x", nil), seald.ECONFLICT)
+	wantCode(t, "FailJob twice", s.FailJob(ctx, j, seald.StateFailed, seald.ErrorTypeEmail, "x", nil, failed), seald.ECONFLICT)
 
 	// A failed step that must not unseal the record leaves its state as it is.
 	r2 := withJobs(t, s, p, &seald.Job{Kind: seald.JobFinish, RunAt: base})
 	j2 := claimOne(t, s, base, time.Minute)
-	ok(t, "FailJob", s.FailJob(ctx, j2, "", seald.ErrorTypeInternal, "no key", nil))
+	ok(t, "FailJob", s.FailJob(ctx, j2, "", seald.ErrorTypeInternal, "no key", nil, failed))
 	r2.ErrorType, r2.ErrorMessage = seald.ErrorTypeInternal, "no key"
 	equal(t, "record after FailJob keeping its state", record(t, s, r2.Reference), r2)
 }

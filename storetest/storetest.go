@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Records", recordTests},
 		{"Status", statusTests},
 		{"Jobs", jobTests},
+		{"Reached", reachedTests},
 		{"Anchoring", batchTests},
 		{"Sweep", sweepTests},
 		{"Locks", lockTests},

@@ -124,7 +124,7 @@ func testWebhookEventsWithChange(t *testing.T, s seald.Store) {
 	f := withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base})
 	jf := claimOne(t, s, base, time.Minute)
 	failed := event(seald.EventRecordFailed, f, base.Add(5*time.Minute))
-	ok(t, "FailJob", s.FailJob(ctx, jf, seald.StateFailed, seald.ErrorTypeIPFS, "gone", failed))
+	ok(t, "FailJob", s.FailJob(ctx, jf, seald.StateFailed, seald.ErrorTypeIPFS, "gone", failed, failed.CreatedAt))
 
 	type got struct {
 		Event     string

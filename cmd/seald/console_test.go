@@ -208,6 +208,17 @@ func TestConsoleInBrowser(t *testing.T) {
 	tb.do(chromedp.SetValue(chromedp.CSS("#q"), keepHash), chromedp.Click(chromedp.CSS("form.search button")))
 	tb.waitFor("record page by hash", `location.pathname === '/console/records/`+keepRef+`'`)
 	tb.look(shots, "record")
+	// Its pipeline timeline: every state it went through has its time, COMPLETED last and after sealing.
+	times, err := chromedp.Run(tb.ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries(Array.from(
+		document.querySelectorAll('table.timeline tr[data-state]')).map(tr => [tr.dataset.state, tr.querySelector('time') ? tr.querySelector('time').getAttribute('datetime') : '']))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err1 := time.Parse(time.RFC3339, times["PENDING"])
+	completed, err2 := time.Parse(time.RFC3339, times["COMPLETED"])
+	if err1 != nil || err2 != nil || completed.Before(sealed) || times["ANCHORED"] == "" || len(times) != 6 {
+		t.Errorf("timeline: %q; want the six states of a record with e-mail, each with a time, COMPLETED after PENDING", times)
+	}
 
 	// Suspend, activate, revoke.
 	tb.do(chromedp.SetValue(chromedp.CSS("#suspend-reason"), "checking the grades"), chromedp.Click(chromedp.CSS("form.action button")))
@@ -274,6 +285,10 @@ func TestConsoleInBrowser(t *testing.T) {
 	tb.waitFor("glance page", `!!document.getElementById('backlog')`)
 	if total, backlog := tb.text("#total"), tb.text("#backlog"); total != "3" || !strings.HasPrefix(backlog, "0 ") {
 		t.Errorf("at a glance: %s records, backlog %q; want 3 and 0", total, backlog)
+	}
+	// Today's anchoring latency (in the folded table: read its text, not what is shown).
+	if got, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`document.querySelector('#latency tbody tr:last-child td:nth-child(2)').textContent`)); err != nil || got != "3" {
+		t.Errorf("at a glance: %q records measured for today's anchoring latency (%v), want 3", got, err)
 	}
 	tb.look(shots, "glance")
 

@@ -61,6 +61,7 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 	if updated.IsZero() {
 		updated = now
 	}
+	reached, reachedArgs := s.reach(t, now)
 	var id int64
 	err = s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		if err := s.checkFence(ctx, q, op, t.Fence); err != nil {
@@ -83,8 +84,9 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 				return err
 			}
 			n, err := q.Exec(ctx, `UPDATE records SET state = ?, batch_id = ?, token_id = ?, leaf = ?,
-				merkle_path = ?, updated_at = ? WHERE reference = ? AND state = ? AND network = ? AND batch_id IS NULL`,
-				string(t.To), id, token, e.Leaf, path, s.D.Time(now), e.Reference, string(t.From), b.Network)
+				merkle_path = ?, updated_at = ?`+reached+` WHERE reference = ? AND state = ? AND network = ? AND batch_id IS NULL`,
+				append([]any{string(t.To), id, token, e.Leaf, path, s.D.Time(now)}, append(reachedArgs,
+					e.Reference, string(t.From), b.Network)...)...)
 			if err := mustAffect(n, err, Conflict(op, "record %s is not waiting in %s on %s", e.Reference, t.From, b.Network)); err != nil {
 				return err
 			}
@@ -156,8 +158,9 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transi
 		if t.ClearError {
 			set += `, error_type = '', error_message = ''`
 		}
-		_, err = q.Exec(ctx, `UPDATE records SET `+set+`, updated_at = ? WHERE batch_id = ? AND state = ?`,
-			string(t.To), s.D.Time(now), b.ID, string(t.From))
+		reached, reachedArgs := s.reach(t, now)
+		_, err = q.Exec(ctx, `UPDATE records SET `+set+`, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
+			append(append([]any{string(t.To), s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
 		return err
 	})
 	if err != nil {
@@ -226,9 +229,14 @@ func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transitio
 			}
 			return Conflict(op, "batch %d is already confirmed or failed", b.ID)
 		}
+		// The records go back to t.To: it is reached again now, and t.From, which they left, is no longer.
+		reached, reachedArgs := s.reach(t, now)
+		if c := reachedColumn(t.From); c != "" && t.From != t.To {
+			reached += `, ` + c + ` = NULL`
+		}
 		_, err = q.Exec(ctx, `UPDATE records SET state = ?, batch_id = NULL, token_id = NULL, leaf = '',
-			merkle_path = NULL, error_type = ?, error_message = ?, updated_at = ? WHERE batch_id = ? AND state = ?`,
-			string(t.To), errorType, errorMessage, s.D.Time(now), b.ID, string(t.From))
+			merkle_path = NULL, error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
+			append(append([]any{string(t.To), errorType, errorMessage, s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
 		return err
 	})
 	if err != nil {
@@ -316,4 +324,14 @@ func (s *Store) checkFence(ctx context.Context, q Querier, op string, f *seald.F
 		return Conflict(op, "the %s lock has passed to another process (epoch %d, this one holds %d)", f.Name, epoch, f.Epoch)
 	}
 	return nil
+}
+
+// reach is what a transition's update of records adds to its SET (", <column> = ?") and its arguments, to
+// record that they reached t.To at now (Record.Reached); nothing for a state without a time of its own.
+func (s *Store) reach(t seald.Transition, now time.Time) (string, []any) {
+	c := reachedColumn(t.To)
+	if c == "" {
+		return "", nil
+	}
+	return `, ` + c + ` = ?`, []any{s.D.Time(now)}
 }

@@ -199,16 +199,25 @@ func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMess
 }
 
 // FailJob deletes the job and sets the record's error type and message and, unless state is empty, its
-// state, and saves the webhook event ev (when not nil), in one transaction; ECONFLICT when the job is no
-// longer the caller's.
-func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string, ev *seald.Event) error {
+// state and the time it reached it (now), and saves the webhook event ev (when not nil), in one transaction;
+// ECONFLICT when the job is no longer the caller's.
+func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string, ev *seald.Event, now time.Time) error {
 	op := s.op("FailJob")
+	set, args := `error_type = ?, error_message = ?`, []any{errorType, errorMessage}
+	if state != "" {
+		set += `, state = ?`
+		args = append(args, string(state))
+		if c := reachedColumn(state); c != "" {
+			set += `, ` + c + ` = ?`
+			args = append(args, s.D.Time(now))
+		}
+	}
+	args = append(args, j.Reference)
 	return s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
 			return err
 		}
-		if _, err := q.Exec(ctx, `UPDATE records SET state = CASE WHEN ? = '' THEN state ELSE ? END, error_type = ?,
-			error_message = ? WHERE reference = ?`, string(state), string(state), errorType, errorMessage, j.Reference); err != nil {
+		if _, err := q.Exec(ctx, `UPDATE records SET `+set+` WHERE reference = ?`, args...); err != nil {
 			return err
 		}
 		return s.insertEvent(ctx, q, ev)

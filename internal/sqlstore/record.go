@@ -16,7 +16,28 @@ var RecordColumns = []string{"reference", "pipeline", "business_id", "project_id
 	"privacy", "status", "state", "error_type", "error_message", "cid", "encrypted_file", "token_id", "batch_id",
 	"leaf", "merkle_path", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
 	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at",
-	"data_key", "erased_at"}
+	"data_key", "erased_at", "ipfs_stored_at", "anchor_submitted_at", "anchored_at", "email_sent_at", "completed_at",
+	"failed_at"}
+
+// reachedColumn is the column of the time a record reached st (Record.Reached): "" for PENDING, whose time is
+// created_at, and for a state that is not one.
+func reachedColumn(st seald.State) string {
+	switch st {
+	case seald.StateIPFSStored:
+		return "ipfs_stored_at"
+	case seald.StateAnchorSubmitted:
+		return "anchor_submitted_at"
+	case seald.StateAnchored:
+		return "anchored_at"
+	case seald.StateEmailSent:
+		return "email_sent_at"
+	case seald.StateCompleted:
+		return "completed_at"
+	case seald.StateFailed:
+		return "failed_at"
+	}
+	return ""
+}
 
 var (
 	recordColumns = strings.Join(RecordColumns, ", ")
@@ -43,7 +64,10 @@ func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
 		string(r.Privacy), string(r.Status), string(r.State), r.ErrorType, r.ErrorMessage, r.CID, r.EncryptedFile,
 		nullInt(token), nullInt(r.BatchID), r.Leaf, path, r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned,
 		r.HasPassword, r.Downloadable, r.PasswordHash, mail, r.MessageID, r.OVI, r.Signature, s.D.Time(r.CreatedAt),
-		s.D.Time(r.UpdatedAt), r.DataKey, s.nullTime(timeOrNil(r.ErasedAt))}, nil
+		s.D.Time(r.UpdatedAt), r.DataKey, s.nullTime(timeOrNil(r.ErasedAt)), s.nullTime(timeOrNil(r.Reached.IPFSStored)),
+		s.nullTime(timeOrNil(r.Reached.AnchorSubmitted)), s.nullTime(timeOrNil(r.Reached.Anchored)),
+		s.nullTime(timeOrNil(r.Reached.EmailSent)), s.nullTime(timeOrNil(r.Reached.Completed)),
+		s.nullTime(timeOrNil(r.Reached.Failed))}, nil
 }
 
 func scanRecord(row Row) (*seald.Record, error) {
@@ -51,16 +75,22 @@ func scanRecord(row Row) (*seald.Record, error) {
 	var privacy, status, state string
 	var token, batch *int64
 	var path, mail *string
-	var erased *time.Time
+	// erased_at, then the times of Reached: NULL when not set.
+	var times [7]*time.Time
 	if err := row.Scan(&r.Reference, &r.Pipeline, &r.BusinessID, &r.ProjectID, &r.Network, &r.Hash, &r.MimeType,
 		&privacy, &status, &state, &r.ErrorType, &r.ErrorMessage, &r.CID, &r.EncryptedFile, &token, &batch, &r.Leaf,
 		&path, &r.RevokedOnChain, &r.IsEmail, &r.IsEncrypted, &r.IsSigned, &r.HasPassword, &r.Downloadable,
 		&r.PasswordHash, &mail, &r.MessageID, &r.OVI, &r.Signature, Time{T: &r.CreatedAt}, Time{T: &r.UpdatedAt}, &r.DataKey,
-		Time{Null: &erased}); err != nil {
+		Time{Null: &times[0]}, Time{Null: &times[1]}, Time{Null: &times[2]}, Time{Null: &times[3]},
+		Time{Null: &times[4]}, Time{Null: &times[5]}, Time{Null: &times[6]}); err != nil {
 		return nil, err
 	}
-	if erased != nil {
-		r.ErasedAt = *erased
+	into := [7]*time.Time{&r.ErasedAt, &r.Reached.IPFSStored, &r.Reached.AnchorSubmitted, &r.Reached.Anchored,
+		&r.Reached.EmailSent, &r.Reached.Completed, &r.Reached.Failed}
+	for i, t := range times {
+		if t != nil {
+			*into[i] = *t
+		}
 	}
 	r.Privacy, r.Status, r.State = seald.Privacy(privacy), seald.Status(status), seald.State(state)
 	if token != nil {
@@ -130,6 +160,9 @@ func (s *Store) updateRecord(ctx context.Context, q Querier, op, reference strin
 	}
 	if u.State != "" {
 		add("state", string(u.State))
+		if c := reachedColumn(u.State); c != "" {
+			add(c, s.D.Time(u.At))
+		}
 	}
 	if u.ClearError {
 		add("error_type", "")
@@ -141,6 +174,11 @@ func (s *Store) updateRecord(ctx context.Context, q Querier, op, reference strin
 	}
 	if u.MessageID != "" {
 		add("message_id", u.MessageID)
+		if u.State != seald.StateEmailSent {
+			// The notify step saves its e-mail and the record's completion in one update, which
+			// passes through EMAIL_SENT: the e-mail was sent at u.At all the same.
+			add(reachedColumn(seald.StateEmailSent), s.D.Time(u.At))
+		}
 	}
 	if u.Signature != "" {
 		add("signature", u.Signature)
@@ -401,6 +439,35 @@ func (s *Store) CountProjectRecords(ctx context.Context, projectID string, bound
 				return err
 			}
 			out.PerDay = append(out.PerDay, n)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// AnchorLatencies reads, for each interval of bounds, up to perInterval (created_at, anchored_at) pairs of
+// the project's records anchored in it, from the records_anchored index alone (it holds both columns): one
+// bounded range of the index per interval, so the cost does not grow with the project's records.
+func (s *Store) AnchorLatencies(ctx context.Context, projectID string, bounds []time.Time, perInterval int) ([][]time.Duration, error) {
+	var out [][]time.Duration
+	err := s.E.Read(ctx, s.op("AnchorLatencies"), func(q Querier) error {
+		out = nil
+		for i := 0; i+1 < len(bounds); i++ {
+			rows, err := q.Query(ctx, `SELECT created_at, anchored_at FROM records WHERE project_id = ? AND anchored_at >= ?
+				AND anchored_at < ? ORDER BY anchored_at LIMIT ?`, projectID, s.D.Time(bounds[i]), s.D.Time(bounds[i+1]),
+				max(perInterval, 1))
+			if err != nil {
+				return err
+			}
+			ds, err := collect(rows, func(row Row) (time.Duration, error) {
+				var created, anchored time.Time
+				err := row.Scan(Time{T: &created}, Time{T: &anchored})
+				return anchored.Sub(created), err
+			})
+			if err != nil {
+				return err
+			}
+			out = append(out, ds)
 		}
 		return nil
 	})
