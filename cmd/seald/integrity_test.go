@@ -192,6 +192,7 @@ func chainNextToken(t *testing.T, rpcURL string, contract ethcommon.Address) uin
 // leads and anchors everything, and when the first wakes (SIGCONT) its leadership's epoch is past: it adds no
 // batch and confirms nothing. At the end every token is minted once and held by one record.
 func TestStoppedLeaderIsFenced(t *testing.T) {
+	t.Parallel() // its own cluster; it mostly waits for PostgreSQL to end the stopped leader's session
 	c := startScaleCluster(t, 2)
 	seal := func(by, n int) string {
 		r := c.procs[by].in.post(authPath, map[string]any{"data": map[string]any{"fence": n, "by": by}, "to": "a@example.com"})

@@ -410,6 +410,7 @@ func TestDevelopmentChainLabelled(t *testing.T) {
 // before the rotation (signed by the now retired key), the old record's fresh bundle and the new one's all
 // verify against the new trust root, which lists the retired key.
 func TestKeyRotationKeepsRecords(t *testing.T) {
+	t.Parallel() // its own serve and data dir; it mostly waits on restarts and the pipeline
 	dir := t.TempDir()
 	rpcAddr := freePort(t)
 	in := startServe(t, dir, nil, "--chain-rpc-addr", rpcAddr)

@@ -17,6 +17,7 @@ import (
 // status last set, and revoked_on_chain agrees with the contract's isRevoked for every token. The seed is
 // logged and SEALD_TEST_SEED replays it.
 func TestRandomizedStatusRace(t *testing.T) {
+	t.Parallel() // its own cluster; it mostly waits on the pipeline
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("SEALD_TEST_SEED"); s != "" {
 		seed, _ = strconv.ParseUint(s, 10, 64)
