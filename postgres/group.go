@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -50,7 +51,8 @@ const defaultMaxGroup = 256
 type Option func(*options)
 
 type options struct {
-	maxGroup int
+	maxGroup  int
+	idleInTxn time.Duration // the sessions' idle_in_transaction_session_timeout (idleInTransaction)
 }
 
 // WithoutGroupCommit makes every write its own transaction, as if writes never ran at the same time. It

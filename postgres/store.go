@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,16 @@ import (
 )
 
 var _ seald.Store = (*Store)(nil)
+
+// idleInTransaction is how long the server lets a session of the pool sit idle inside a transaction before
+// it ends the session, and the transaction with it (idle_in_transaction_session_timeout; a DSN that sets the
+// parameter keeps its own). seald sends a transaction's statements back to back, so only a process that
+// stopped without dying (SIGSTOP, a frozen VM) leaves one idle: the locks it holds, such as the fence's
+// share lock on its leader row, would otherwise block the next leader's NewEpoch for as long as it sleeps.
+const idleInTransaction = 15 * time.Second
+
+// withIdleInTransaction sets idle_in_transaction_session_timeout for the tests.
+func withIdleInTransaction(d time.Duration) Option { return func(o *options) { o.idleInTxn = d } }
 
 // Store is seald's state in a PostgreSQL database, in the first schema of the DSN's search_path (so that
 // several deployments, or tests, can share one database).
@@ -48,7 +59,7 @@ type Store struct {
 // at once serialize on an advisory lock, so each migration is applied once. Concurrent CreateRecord calls are
 // committed in groups (see group.go) unless an option says otherwise.
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
-	o := options{maxGroup: defaultMaxGroup}
+	o := options{maxGroup: defaultMaxGroup, idleInTxn: idleInTransaction}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -56,6 +67,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		// The parse error may quote the DSN, password included.
 		return nil, errors.New("postgres.Open: the DSN is not valid")
+	}
+	if _, set := cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"]; !set {
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(o.idleInTxn.Milliseconds(), 10)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -349,3 +349,41 @@ func BenchmarkLookups1M(b *testing.B) {
 	s := openDSN(b, freshSchema(b))
 	storetest.BenchLookupsLarge(b, s, 1_000_000)
 }
+
+// A process frozen inside a write transaction (SIGSTOP, a frozen VM) while it holds the fence's share lock on
+// its leader row does not block the next leader's NewEpoch for as long as it sleeps: the server ends the
+// idle transaction, and its locks with it. Without idle_in_transaction_session_timeout NewEpoch waited for ever.
+func TestFrozenTransactionReleasesItsLocks(t *testing.T) {
+	dsn := freshSchema(t)
+	frozen, err := Open(t.Context(), dsn, withIdleInTransaction(300*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { frozen.Close() })
+	if _, err := frozen.NewEpoch(t.Context(), "anchor:POLYGON"); err != nil {
+		t.Fatal(err)
+	}
+	locked, wake, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	go func() {
+		defer close(done)
+		_ = frozen.tx(context.Background(), "frozen", func(tx pgx.Tx) error {
+			if _, err := tx.Exec(context.Background(), `SELECT epoch FROM leaders WHERE name = 'anchor:POLYGON' FOR SHARE`); err != nil {
+				return err
+			}
+			once.Do(func() { close(locked) })
+			<-wake
+			return nil
+		})
+	}()
+	<-locked
+	next := openDSN(t, dsn)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	epoch, err := next.NewEpoch(ctx, "anchor:POLYGON")
+	close(wake)
+	<-done
+	if err != nil || epoch != 2 {
+		t.Fatalf("NewEpoch beside a frozen transaction = %d, %v; want epoch 2", epoch, err)
+	}
+}
