@@ -379,34 +379,84 @@ func (s *Store) countWaiting(ctx context.Context, op, column string) (map[string
 
 // ListRecords returns a page of a project's records, newest first. The records_project index (project_id,
 // created_at, seq) answers it by walking from the cursor's row: no OFFSET, so the thousandth page costs what
-// the first does.
-func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) ([]*seald.Record, error) {
-	query := selectRecord + `WHERE project_id = ?`
+// the first does; the date filters are a range of that index. The status and state are not in it, so with
+// either set the walk is bounded (seald.RecordQuery.Walk): a first statement finds the walk's last row, its
+// Walk-th from the cursor, reading the index alone, and the page reads no row past it. When the page is not
+// full and a row lies past that last one, the page resumes after it.
+func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.RecordPage, error) {
+	scope := `WHERE project_id = ?`
 	args := []any{q.ProjectID}
-	if q.Status != "" {
-		query += ` AND status = ?`
-		args = append(args, string(q.Status))
-	}
-	if q.State != "" {
-		query += ` AND state = ?`
-		args = append(args, string(q.State))
-	}
 	if !q.Since.IsZero() {
-		query += ` AND created_at >= ?`
+		scope += ` AND created_at >= ?`
 		args = append(args, s.D.Time(q.Since))
 	}
 	if !q.Until.IsZero() {
-		query += ` AND created_at < ?`
+		scope += ` AND created_at < ?`
 		args = append(args, s.D.Time(q.Until))
 	}
 	if q.After != "" {
 		// A cursor of another project finds no row: the comparison with NULL is never true, the page is empty.
-		query += ` AND (created_at, seq) < (SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?)`
+		scope += ` AND (created_at, seq) < (SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?)`
 		args = append(args, q.After, q.ProjectID)
 	}
-	query += ` ORDER BY created_at DESC, seq DESC LIMIT ?`
-	args = append(args, max(q.Limit, 1))
-	return list(ctx, s, s.op("ListRecords"), scanRecord, query, args...)
+	const order = ` ORDER BY created_at DESC, seq DESC`
+	filter, fargs := "", []any{}
+	if q.Status != "" {
+		filter += ` AND status = ?`
+		fargs = append(fargs, string(q.Status))
+	}
+	if q.State != "" {
+		filter += ` AND state = ?`
+		fargs = append(fargs, string(q.State))
+	}
+	limit := max(q.Limit, 1)
+	page := &seald.RecordPage{}
+	err := s.E.Read(ctx, s.op("ListRecords"), func(db Querier) error {
+		query := selectRecord + scope + filter
+		qargs := append(append([]any{}, args...), fargs...)
+		// The walk's last row and the one after it, if any: index entries skipped, two rows read.
+		type row struct {
+			seq       int64
+			reference string
+			created   time.Time
+		}
+		var last []row
+		if filter != "" {
+			walk := q.Walk
+			if walk <= 0 {
+				walk = seald.ListWalk
+			}
+			rows, err := db.Query(ctx, `SELECT seq, reference, created_at FROM records `+scope+order+` LIMIT 2 OFFSET ?`,
+				append(append([]any{}, args...), walk-1)...)
+			if err != nil {
+				return err
+			}
+			if last, err = collect(rows, func(r Row) (w row, err error) {
+				return w, r.Scan(&w.seq, &w.reference, Time{T: &w.created})
+			}); err != nil {
+				return err
+			}
+			if len(last) > 0 {
+				query += ` AND (created_at, seq) >= (SELECT created_at, seq FROM records WHERE seq = ?)`
+				qargs = append(qargs, last[0].seq)
+			}
+		}
+		rows, err := db.Query(ctx, query+order+` LIMIT ?`, append(qargs, limit)...)
+		if err != nil {
+			return err
+		}
+		if page.Records, err = collect(rows, scanRecord); err != nil {
+			return err
+		}
+		if len(page.Records) < limit && len(last) == 2 {
+			page.Resume, page.ResumeCreated = last[0].reference, last[0].created
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return page, nil
 }
 
 // CountProjectRecords counts a project's records by status and state (one pass over the project's rows of the
