@@ -574,6 +574,13 @@ func testListRecordsWalk(t *testing.T, s seald.Store) {
 	equal(t, "ListRecords FAILED since, pages", steps, []step{{refs(), rs[2].Reference}, {refs(4, 5), ""},
 		{refs(6), rs[8].Reference}, {refs(), ""}})
 
+	// From a cursor, with an end of the dates after it: the cursor bounds the walk.
+	cursor := failed
+	cursor.After, cursor.Until = rs[3].Reference, rs[0].CreatedAt
+	_, steps = follow(cursor)
+	equal(t, "ListRecords FAILED after a cursor, until, pages", steps, []step{{refs(4, 5), ""},
+		{refs(6), rs[8].Reference}, {refs(11), ""}})
+
 	// A walk as long as the project is never bounded; neither is a list without a status or state filter.
 	whole := failed
 	whole.Walk, whole.Limit = n, 10

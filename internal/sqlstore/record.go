@@ -378,28 +378,19 @@ func (s *Store) countWaiting(ctx context.Context, op, column string) (map[string
 }
 
 // ListRecords returns a page of a project's records, newest first. The records_project index (project_id,
-// created_at, seq) answers it by walking from the cursor's row: no OFFSET, so the thousandth page costs what
-// the first does; the date filters are a range of that index. The status and state are not in it, so with
-// either set the walk is bounded (seald.RecordQuery.Walk): a first statement finds the walk's last row, its
-// Walk-th from the cursor, reading the index alone, and the page reads no row past it. When the page is not
-// full and a row lies past that last one, the page resumes after it.
+// created_at, seq) answers it by walking a range from the cursor's row: no OFFSET, so the thousandth page
+// costs what the first does. Each statement gives the walk one upper and one lower bound at most (the
+// cursor's row or the end of the date range, whichever comes first; the start of the date range or the end
+// of the bounded walk), so SQLite's planner cannot start from the wrong one. The status and state are not
+// in the index, so with either set the walk is bounded (seald.RecordQuery.Walk): a first statement finds
+// the walk's last row, its Walk-th, reading the index alone, and the page reads no row past it. When the
+// page is not full and a row lies past that last one, the page resumes after it.
 func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.RecordPage, error) {
-	scope := `WHERE project_id = ?`
-	args := []any{q.ProjectID}
-	if !q.Since.IsZero() {
-		scope += ` AND created_at >= ?`
-		args = append(args, s.D.Time(q.Since))
+	// A position in the walk's order.
+	type key struct {
+		created time.Time
+		seq     int64
 	}
-	if !q.Until.IsZero() {
-		scope += ` AND created_at < ?`
-		args = append(args, s.D.Time(q.Until))
-	}
-	if q.After != "" {
-		// A cursor of another project finds no row: the comparison with NULL is never true, the page is empty.
-		scope += ` AND (created_at, seq) < (SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?)`
-		args = append(args, q.After, q.ProjectID)
-	}
-	const order = ` ORDER BY created_at DESC, seq DESC`
 	filter, fargs := "", []any{}
 	if q.Status != "" {
 		filter += ` AND status = ?`
@@ -409,47 +400,71 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.Re
 		filter += ` AND state = ?`
 		fargs = append(fargs, string(q.State))
 	}
+	const order = ` ORDER BY created_at DESC, seq DESC`
 	limit := max(q.Limit, 1)
-	page := &seald.RecordPage{}
+	page := &seald.RecordPage{Records: []*seald.Record{}}
 	err := s.E.Read(ctx, s.op("ListRecords"), func(db Querier) error {
-		query := selectRecord + scope + filter
-		qargs := append(append([]any{}, args...), fargs...)
-		// The walk's last row and the one after it, if any: index entries skipped, two rows read.
-		type row struct {
-			seq       int64
-			reference string
-			created   time.Time
+		upper, lower := "", ""
+		var uargs, largs []any
+		if !q.Until.IsZero() {
+			upper, uargs = ` AND created_at < ?`, []any{s.D.Time(q.Until)}
 		}
-		var last []row
+		if q.After != "" {
+			var after key
+			err := db.QueryRow(ctx, `SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?`,
+				q.After, q.ProjectID).Scan(Time{T: &after.created}, &after.seq)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil // not a record of the project: an empty page
+			}
+			if err != nil {
+				return err
+			}
+			// (created_at, seq) < (Until, 0) is created_at < Until: seq starts at 1.
+			if q.Until.IsZero() || after.created.Before(q.Until) {
+				upper, uargs = ` AND (created_at, seq) < (?, ?)`, []any{s.D.Time(after.created), after.seq}
+			}
+		}
+		if !q.Since.IsZero() {
+			lower, largs = ` AND created_at >= ?`, []any{s.D.Time(q.Since)}
+		}
+		scope := `WHERE project_id = ?` + upper + lower
+		sargs := append(append([]any{q.ProjectID}, uargs...), largs...)
+		// The walk's last row and the one past it, if any: the index's entries are skipped, two rows read.
+		type last struct {
+			key
+			reference string
+		}
+		var ends []last
 		if filter != "" {
 			walk := q.Walk
 			if walk <= 0 {
 				walk = seald.ListWalk
 			}
-			rows, err := db.Query(ctx, `SELECT seq, reference, created_at FROM records `+scope+order+` LIMIT 2 OFFSET ?`,
-				append(append([]any{}, args...), walk-1)...)
+			rows, err := db.Query(ctx, `SELECT created_at, seq, reference FROM records `+scope+order+` LIMIT 2 OFFSET ?`,
+				append(sargs, walk-1)...)
 			if err != nil {
 				return err
 			}
-			if last, err = collect(rows, func(r Row) (w row, err error) {
-				return w, r.Scan(&w.seq, &w.reference, Time{T: &w.created})
+			if ends, err = collect(rows, func(r Row) (l last, err error) {
+				return l, r.Scan(Time{T: &l.created}, &l.seq, &l.reference)
 			}); err != nil {
 				return err
 			}
-			if len(last) > 0 {
-				query += ` AND (created_at, seq) >= (SELECT created_at, seq FROM records WHERE seq = ?)`
-				qargs = append(qargs, last[0].seq)
+			if len(ends) > 0 {
+				// The walk's last row is within the dates, so it replaces their start as the lower bound.
+				scope = `WHERE project_id = ?` + upper + ` AND (created_at, seq) >= (?, ?)`
+				sargs = append(append([]any{q.ProjectID}, uargs...), s.D.Time(ends[0].created), ends[0].seq)
 			}
 		}
-		rows, err := db.Query(ctx, query+order+` LIMIT ?`, append(qargs, limit)...)
+		rows, err := db.Query(ctx, selectRecord+scope+filter+order+` LIMIT ?`, append(append(sargs, fargs...), limit)...)
 		if err != nil {
 			return err
 		}
 		if page.Records, err = collect(rows, scanRecord); err != nil {
 			return err
 		}
-		if len(page.Records) < limit && len(last) == 2 {
-			page.Resume, page.ResumeCreated = last[0].reference, last[0].created
+		if len(page.Records) < limit && len(ends) == 2 {
+			page.Resume, page.ResumeCreated = ends[0].reference, ends[0].created
 		}
 		return nil
 	})
