@@ -429,24 +429,21 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.Re
 		}
 		scope := `WHERE project_id = ?` + upper + lower
 		sargs := append(append([]any{q.ProjectID}, uargs...), largs...)
-		// The walk's last row and the one past it, if any: the index's entries are skipped, two rows read.
-		type last struct {
-			key
-			reference string
-		}
-		var ends []last
+		// The walk's last row and the one past it, if any, from the index alone (an index-only scan on
+		// PostgreSQL once the table is vacuumed): its entries are skipped, none of the table's rows read.
+		var ends []key
 		if filter != "" {
 			walk := q.Walk
 			if walk <= 0 {
 				walk = seald.ListWalk
 			}
-			rows, err := db.Query(ctx, `SELECT created_at, seq, reference FROM records `+scope+order+` LIMIT 2 OFFSET ?`,
+			rows, err := db.Query(ctx, `SELECT created_at, seq FROM records `+scope+order+` LIMIT 2 OFFSET ?`,
 				append(sargs, walk-1)...)
 			if err != nil {
 				return err
 			}
-			if ends, err = collect(rows, func(r Row) (l last, err error) {
-				return l, r.Scan(Time{T: &l.created}, &l.seq, &l.reference)
+			if ends, err = collect(rows, func(r Row) (k key, err error) {
+				return k, r.Scan(Time{T: &k.created}, &k.seq)
 			}); err != nil {
 				return err
 			}
@@ -464,7 +461,8 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.Re
 			return err
 		}
 		if len(page.Records) < limit && len(ends) == 2 {
-			page.Resume, page.ResumeCreated = ends[0].reference, ends[0].created
+			page.ResumeCreated = ends[0].created
+			return db.QueryRow(ctx, `SELECT reference FROM records WHERE seq = ?`, ends[0].seq).Scan(&page.Resume)
 		}
 		return nil
 	})
