@@ -13,11 +13,11 @@ func TestListRecords(t *testing.T) {
 	e := newAuthorityEnv(t)
 	ctx := t.Context()
 	got, err := e.svc.ListRecords(ctx, e.pub, seald.RecordQuery{ProjectID: e.priv.Project.ProjectID})
-	if err != nil || len(got) != 1 || got[0].Reference != e.pubRec.Reference {
+	if err != nil || len(got.Records) != 1 || got.Records[0].Reference != e.pubRec.Reference || got.Resume != "" {
 		t.Fatalf("ListRecords of the PUBLIC project naming the other's project: %v, %v; want only its own record", got, err)
 	}
 	got, err = e.svc.ListRecords(ctx, e.priv, seald.RecordQuery{After: e.pubRec.Reference})
-	if err != nil || len(got) != 0 {
+	if err != nil || len(got.Records) != 0 || got.Resume != "" {
 		t.Errorf("ListRecords after another business's record: %v, %v; want an empty page", got, err)
 	}
 	for name, c := range map[string]*seald.Caller{"nobody": nil, "operator": seald.Operator()} {

@@ -178,8 +178,14 @@ type Records interface {
 	// ListRecords returns up to q.Limit records of q.ProjectID that match q's filters, newest first (by
 	// creation, ties newest inserted first), starting after the record q.After (keyset pagination: the cost
 	// of a page does not grow with how far it is from the first). An After that is not a record of the
-	// project gives an empty page. None is an empty list, not an error.
-	ListRecords(ctx context.Context, q RecordQuery) ([]*Record, error)
+	// project gives an empty page. None is an empty page, not an error.
+	// The date filters bound the walk of the project's records, so they cost nothing. The status and state
+	// filters do not: with either set, the page examines at most q.Walk records (ListWalk when not positive)
+	// after q.After (and within the dates), and returns the matches among them. When those are fewer than
+	// q.Limit and more records lie beyond the ones examined, the page's Resume is the last record examined:
+	// the next page starts after it (RecordPage). So a filter that matches few records costs a bounded
+	// walk, and following Resume finds every match, once.
+	ListRecords(ctx context.Context, q RecordQuery) (*RecordPage, error)
 	// CountProjectRecords counts a project's records by status and by pipeline state, and, for each i, those
 	// created in [bounds[i], bounds[i+1]) (PerDay has len(bounds)-1 entries; none when bounds has fewer than
 	// two).
@@ -206,9 +212,22 @@ type RecordQuery struct {
 	State     State  // "" for any
 	// Since and Until bound the creation time: Since <= created_at < Until; a zero time leaves that side open.
 	Since, Until time.Time
-	// After is the reference of the last record of the previous page; "" for the first page.
+	// After is the reference of the last record of the previous page (or its Resume); "" for the first page.
 	After string
 	Limit int
+	// Walk bounds how many records a page filtered by status or state examines; ListWalk when not positive.
+	Walk int
+}
+
+// RecordPage is a page of a project's records (Records.ListRecords).
+type RecordPage struct {
+	Records []*Record
+	// Resume, when not "", is the reference of the last record (the oldest) that a page filtered by status
+	// or state examined before it stopped at its bound (RecordQuery.Walk), with fewer matches than asked
+	// for: more records lie beyond it, unexamined. Ask again with it as After to search further back.
+	// ResumeCreated is its creation time.
+	Resume        string
+	ResumeCreated time.Time
 }
 
 // Jobs persists the pipeline's durable jobs.

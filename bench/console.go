@@ -35,8 +35,9 @@ type ConsolePage struct {
 // measureConsole signs in to the console of sys with the default tenant's keys and loads, each in a closed
 // loop of one client for cfg.Duration: the first page, a page 90% of the way into the list (from the cursor
 // of a record near the oldest, as the Next link gives it), the list filtered by status, state and date (which
-// the preloaded records all match), and a filter nothing matches (the worst case: the whole project's part of
-// the index is walked to find no row). refs are the preloaded references, oldest first.
+// the preloaded records all match), and a filter nothing matches (the worst case: the page searches its
+// bound, seald.ListWalk records, finds no row and links to search further back). refs are the preloaded
+// references, oldest first.
 func measureConsole(ctx context.Context, cfg Config, sys *System, refs []string) *ConsoleRun {
 	run := &ConsoleRun{}
 	cookie, err := consoleSignIn(ctx, sys)

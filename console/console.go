@@ -31,7 +31,7 @@ var assetFS embed.FS
 // *seald.Service satisfies it; the handler tests fake it (package mock).
 type Source interface {
 	Authenticate(ctx context.Context, subscriptionKey, apiKey string) (*seald.Caller, error)
-	ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error)
+	ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error)
 	Verify(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
 	Proof(ctx context.Context, r *seald.Record) (*seald.Proof, error)
 	History(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)

@@ -390,7 +390,7 @@ func TestRevokeAndErase(t *testing.T) {
 func TestRecordsList(t *testing.T) {
 	e := newEnv(t)
 	var got []seald.RecordQuery
-	e.svc.ListRecordsFn = func(_ context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error) {
+	e.svc.ListRecordsFn = func(_ context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error) {
 		if q.Status != "" && q.Status != seald.StatusSuspended {
 			return nil, seald.Errorf(seald.EINVALID, "status must be ACTIVE, SUSPENDED or REVOKED")
 		}
@@ -400,7 +400,7 @@ func TestRecordsList(t *testing.T) {
 			rs = append(rs, &seald.Record{Reference: "D-0000000000" + string(rune('a'+i/10)) + string(rune('0'+i%10)),
 				Status: seald.StatusSuspended, State: seald.StateCompleted})
 		}
-		return rs, nil
+		return &seald.RecordPage{Records: rs}, nil
 	}
 	cookie, _ := e.signIn()
 	w := e.do("GET", "/console/records?status=SUSPENDED&state=COMPLETED&after=D-000000000009", cookie, nil)
@@ -435,6 +435,55 @@ func TestRecordsList(t *testing.T) {
 	wantStatus(t, "a bad date", w, http.StatusBadRequest)
 	if !strings.Contains(w.Body.String(), "to must be a date as YYYY-MM-DD") || len(got) != 0 {
 		t.Errorf("a bad date: listed %d times, body:\n%s", len(got), w.Body.String())
+	}
+}
+
+// TestRecordsListResume: a filtered page that stopped at its bound before it was full says how many records
+// it searched and back to when, with a plain link that searches further back from the last one searched,
+// keeping the filters; a page without matches says so in those words, and a last page shows neither.
+func TestRecordsListResume(t *testing.T) {
+	e := newEnv(t)
+	var got []seald.RecordQuery
+	pages := map[string]*seald.RecordPage{
+		"": {Records: []*seald.Record{{Reference: "D-000000000900", Status: seald.StatusActive, State: seald.StateFailed}},
+			Resume: "D-000000000800", ResumeCreated: time.Date(2026, 11, 20, 14, 3, 5, 0, time.UTC)},
+		"D-000000000800": {Records: []*seald.Record{}, Resume: "D-000000000700",
+			ResumeCreated: time.Date(2026, 11, 19, 9, 0, 0, 0, time.UTC)},
+		"D-000000000700": {Records: []*seald.Record{}},
+	}
+	e.svc.ListRecordsFn = func(_ context.Context, _ *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error) {
+		got = append(got, q)
+		return pages[q.After], nil
+	}
+	cookie, _ := e.signIn()
+	b := e.do("GET", "/console/records?state=FAILED", cookie, nil).Body.String()
+	for _, want := range []string{`href="/console/records/D-000000000900"`,
+		"No more record matches among the 5,000 searched for this page",
+		`<time datetime="2026-11-20T14:03:05Z">2026-11-20 14:03:05 UTC</time>`,
+		`<a href="/console/records?after=D-000000000800&amp;state=FAILED" rel="next">Search further back</a>`} {
+		if !strings.Contains(b, want) {
+			t.Errorf("first page lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(b, "Next page") {
+		t.Errorf("a page that is not full has a next page:\n%s", b)
+	}
+	b = e.do("GET", "/console/records?after=D-000000000800&state=FAILED", cookie, nil).Body.String()
+	for _, want := range []string{"No record matches among the 5,000 searched for this page",
+		`href="/console/records?after=D-000000000700&amp;state=FAILED" rel="next">Search further back`} {
+		if !strings.Contains(b, want) {
+			t.Errorf("a page without matches lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(b, "No record matches.") {
+		t.Errorf("a page that stopped at its bound says no record matches:\n%s", b)
+	}
+	b = e.do("GET", "/console/records?after=D-000000000700&state=FAILED", cookie, nil).Body.String()
+	if !strings.Contains(b, "No record matches.") || strings.Contains(b, "Search further back") {
+		t.Errorf("the last page:\n%s", b)
+	}
+	if len(got) != 3 || got[1].After != "D-000000000800" || got[1].State != seald.StateFailed || got[2].After != "D-000000000700" {
+		t.Errorf("ListRecords got %+v", got)
 	}
 }
 
@@ -488,7 +537,7 @@ func TestErrorsInTheAPIsWords(t *testing.T) {
 	cookie, _ := e.signIn()
 	for code, status := range map[seald.Code]int{seald.EUNAUTHORIZED: 401, seald.ETOOLARGE: 413, seald.EGONE: 410,
 		seald.ERATELIMIT: 429, seald.EUNAVAILABLE: 503, seald.EINTERNAL: 500} {
-		e.svc.ListRecordsFn = func(context.Context, *seald.Caller, seald.RecordQuery) ([]*seald.Record, error) {
+		e.svc.ListRecordsFn = func(context.Context, *seald.Caller, seald.RecordQuery) (*seald.RecordPage, error) {
 			return nil, seald.Errorf(code, "refused as %s", code)
 		}
 		w := e.do("GET", "/console/records", cookie, nil)

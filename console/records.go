@@ -3,6 +3,7 @@ package console
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,12 @@ type recordsView struct {
 	States   []seald.State
 	// Next is the URL of the next page ("" on the last); First that of the first page when this is not it.
 	Next, First string
+	// Resume is the URL that searches further back when a filtered page stopped at its bound, Walked
+	// records (seald.ListWalk) after the previous page, before it was full; ResumeCreated is when the last
+	// record searched was sealed.
+	Resume        string
+	ResumeCreated time.Time
+	Walked        string
 }
 
 func (c *Console) records(w http.ResponseWriter, r *request) {
@@ -36,14 +43,15 @@ func (c *Console) records(w http.ResponseWriter, r *request) {
 	if !query.Until.IsZero() {
 		query.Until = query.Until.AddDate(0, 0, 1) // the "to" day is included
 	}
-	var rs []*seald.Record
+	var page *seald.RecordPage
 	if err == nil {
-		rs, err = c.Service.ListRecords(r.Context(), r.caller, query)
+		page, err = c.Service.ListRecords(r.Context(), r.caller, query)
 	}
 	if err != nil {
 		c.fail(w, r.Request, r, err)
 		return
 	}
+	rs := page.Records
 	v := recordsView{Records: rs, Status: string(query.Status), State: string(query.State), From: from, To: to,
 		Statuses: []seald.Status{seald.StatusActive, seald.StatusSuspended, seald.StatusRevoked}, States: seald.States}
 	link := func(after string) string {
@@ -68,14 +76,26 @@ func (c *Console) records(w http.ResponseWriter, r *request) {
 		}
 		return "/console/records?" + u.Encode()
 	}
-	if len(rs) > pageSize {
+	switch {
+	case len(rs) > pageSize:
 		v.Records = rs[:pageSize]
 		v.Next = link(rs[pageSize-1].Reference)
+	case page.Resume != "":
+		v.Resume, v.ResumeCreated, v.Walked = link(page.Resume), page.ResumeCreated, thousands(seald.ListWalk)
 	}
 	if query.After != "" {
 		v.First = link("")
 	}
 	c.render(w, r.Request, http.StatusOK, recordsPage, c.page(r, "Records", v))
+}
+
+// thousands writes n with a comma between each group of three digits: 5,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // lookup reads what was typed into the search box: a reference, a hash, a token id (on the project's

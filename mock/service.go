@@ -29,7 +29,7 @@ type Service struct {
 	HistoryFn      func(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
 	DownloadFn     func(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
-	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error)
+	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error)
 
 	RecordStatsFn      func(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error)
 	ProjectKeysFn      func(ctx context.Context, c *seald.Caller) ([]*seald.Key, error)
@@ -250,7 +250,7 @@ func (s *Service) TrustRootURL() string {
 }
 
 // ListRecords calls ListRecordsFn.
-func (s *Service) ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) ([]*seald.Record, error) {
+func (s *Service) ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error) {
 	if s.ListRecordsFn == nil {
 		unset("ListRecords")
 	}

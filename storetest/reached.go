@@ -130,7 +130,7 @@ func testReachedStored(t *testing.T, s seald.Store) {
 	equal(t, "RecordByCID", byCID, r)
 	list, err := s.ListRecords(ctx, seald.RecordQuery{ProjectID: p.ProjectID, Limit: 10})
 	ok(t, "ListRecords", err)
-	equal(t, "ListRecords", list, []*seald.Record{r})
+	equal(t, "ListRecords", list.Records, []*seald.Record{r})
 }
 
 // AnchorLatencies gives, per interval of anchoring time, how long the project's records took from their

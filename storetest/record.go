@@ -22,6 +22,7 @@ var recordTests = []test{
 	{"JobsOfCreate", testRecordJobs},
 	{"ByHash", testRecordsByHash},
 	{"ListRecords", testListRecords},
+	{"ListRecordsWalk", testListRecordsWalk},
 	{"CountProjectRecords", testCountProjectRecords},
 	{"ByCID", testRecordByCID},
 	{"ByToken", testRecordByToken},
@@ -448,13 +449,16 @@ func testListRecords(t *testing.T, s seald.Store) {
 		t.Helper()
 		got, err := s.ListRecords(ctx, q)
 		ok(t, "ListRecords", err)
-		return references(got)
+		if got.Resume != "" {
+			t.Errorf("ListRecords %+v: resume after %s; want none (fewer records than the bound)", q, got.Resume)
+		}
+		return references(got.Records)
 	}
 	all := seald.RecordQuery{ProjectID: p.ProjectID, Limit: 10}
 	equal(t, "ListRecords all", page(all), newest)
 	got, err := s.ListRecords(ctx, all)
 	ok(t, "ListRecords", err)
-	equal(t, "ListRecords whole record", got[0], rs[2])
+	equal(t, "ListRecords whole record", got.Records[0], rs[2])
 
 	var walked []string
 	q := seald.RecordQuery{ProjectID: p.ProjectID, Limit: 2}
@@ -484,6 +488,107 @@ func testListRecords(t *testing.T, s seald.Store) {
 		[]string{foreign.Reference})
 	equal(t, "ListRecords after another project's record", page(seald.RecordQuery{ProjectID: p.ProjectID,
 		After: foreign.Reference, Limit: 10}), []string{})
+}
+
+// ListRecords filtered by status or state examines at most q.Walk records a page: a page with fewer matches
+// than its limit says where to resume, and following the pages (after the last record of a full page, after
+// Resume otherwise) finds every match once, in order, whether the matches lie within the first walk or
+// beyond it, across records created at the same time, within a date range; a walk that reaches the last
+// record does not resume. Another project's records are not walked.
+func testListRecordsWalk(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	_, other := tenant(t, s)
+	// rs[i] is the i-th newest; rs[2] and rs[3], rs[5] and rs[6] were created at the same time (the newer
+	// inserted last). Created oldest first, with another project's record between each.
+	const n = 12
+	rs := make([]*seald.Record, n)
+	for i := n - 1; i >= 0; i-- {
+		at := time.Duration(n-i) * time.Second
+		if i == 2 || i == 5 {
+			at -= time.Second
+		}
+		rs[i] = newRecord(p, base.Add(at))
+		switch i {
+		case 4, 5, 6, 11:
+			rs[i].State = seald.StateFailed
+		case 0, 7:
+			rs[i].Status = seald.StatusSuspended
+		}
+		create(t, s, rs[i])
+		create(t, s, newRecord(other, base.Add(at)))
+	}
+	refs := func(is ...int) []string {
+		out := []string{}
+		for _, i := range is {
+			out = append(out, rs[i].Reference)
+		}
+		return out
+	}
+	type step struct {
+		records []string
+		resume  string
+	}
+	follow := func(q seald.RecordQuery) (found []string, steps []step) {
+		t.Helper()
+		for range 2 * n {
+			got, err := s.ListRecords(ctx, q)
+			ok(t, "ListRecords", err)
+			steps = append(steps, step{references(got.Records), got.Resume})
+			found = append(found, references(got.Records)...)
+			switch {
+			case len(got.Records) == q.Limit:
+				if got.Resume != "" {
+					t.Errorf("ListRecords %+v: a full page resumes after %s", q, got.Resume)
+				}
+				q.After = got.Records[len(got.Records)-1].Reference
+			case got.Resume != "":
+				if !got.ResumeCreated.Equal(record(t, s, got.Resume).CreatedAt) {
+					t.Errorf("ListRecords %+v: resume created %v, want its record's", q, got.ResumeCreated)
+				}
+				q.After = got.Resume
+			default:
+				return found, steps
+			}
+		}
+		t.Fatalf("ListRecords %+v: still resuming after %d pages", q, 2*n)
+		return nil, nil
+	}
+	failed := seald.RecordQuery{ProjectID: p.ProjectID, State: seald.StateFailed, Limit: 2, Walk: 3}
+	found, steps := follow(failed)
+	equal(t, "ListRecords FAILED, followed", found, refs(4, 5, 6, 11))
+	equal(t, "ListRecords FAILED, pages", steps, []step{{refs(), rs[2].Reference}, {refs(4, 5), ""},
+		{refs(6), rs[8].Reference}, {refs(11), ""}})
+
+	suspended := seald.RecordQuery{ProjectID: p.ProjectID, Status: seald.StatusSuspended, Limit: 2, Walk: 3}
+	found, steps = follow(suspended)
+	equal(t, "ListRecords SUSPENDED, followed", found, refs(0, 7))
+	equal(t, "ListRecords SUSPENDED, pages", steps, []step{{refs(0), rs[2].Reference}, {refs(), rs[5].Reference},
+		{refs(7), rs[8].Reference}, {refs(), ""}})
+
+	// The dates bound the walk: rs[10] and rs[11] are before Since, and are not examined.
+	dated := failed
+	dated.Since = rs[9].CreatedAt
+	found, steps = follow(dated)
+	equal(t, "ListRecords FAILED since, followed", found, refs(4, 5, 6))
+	equal(t, "ListRecords FAILED since, pages", steps, []step{{refs(), rs[2].Reference}, {refs(4, 5), ""},
+		{refs(6), rs[8].Reference}, {refs(), ""}})
+
+	// From a cursor, with an end of the dates after it: the cursor bounds the walk.
+	cursor := failed
+	cursor.After, cursor.Until = rs[3].Reference, rs[0].CreatedAt
+	_, steps = follow(cursor)
+	equal(t, "ListRecords FAILED after a cursor, until, pages", steps, []step{{refs(4, 5), ""},
+		{refs(6), rs[8].Reference}, {refs(11), ""}})
+
+	// A walk as long as the project is never bounded; neither is a list without a status or state filter.
+	whole := failed
+	whole.Walk, whole.Limit = n, 10
+	_, steps = follow(whole)
+	equal(t, "ListRecords FAILED, one walk", steps, []step{{refs(4, 5, 6, 11), ""}})
+	unfiltered := seald.RecordQuery{ProjectID: p.ProjectID, Limit: 20, Walk: 1}
+	found, _ = follow(unfiltered)
+	equal(t, "ListRecords unfiltered, bound ignored", found, refs(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
 }
 
 // CountProjectRecords counts one project's records only, by status, by state and by interval of creation

@@ -378,35 +378,98 @@ func (s *Store) countWaiting(ctx context.Context, op, column string) (map[string
 }
 
 // ListRecords returns a page of a project's records, newest first. The records_project index (project_id,
-// created_at, seq) answers it by walking from the cursor's row: no OFFSET, so the thousandth page costs what
-// the first does.
-func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) ([]*seald.Record, error) {
-	query := selectRecord + `WHERE project_id = ?`
-	args := []any{q.ProjectID}
+// created_at, seq) answers it by walking a range from the cursor's row: no OFFSET, so the thousandth page
+// costs what the first does. Each statement gives the walk one upper and one lower bound at most (the
+// cursor's row or the end of the date range, whichever comes first; the start of the date range or the end
+// of the bounded walk), so SQLite's planner cannot start from the wrong one. The status and state are not
+// in the index, so with either set the walk is bounded (seald.RecordQuery.Walk): a first statement finds
+// the walk's last row, its Walk-th, reading the index alone, and the page reads no row past it. When the
+// page is not full and a row lies past that last one, the page resumes after it.
+func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.RecordPage, error) {
+	// A position in the walk's order.
+	type key struct {
+		created time.Time
+		seq     int64
+	}
+	filter, fargs := "", []any{}
 	if q.Status != "" {
-		query += ` AND status = ?`
-		args = append(args, string(q.Status))
+		filter += ` AND status = ?`
+		fargs = append(fargs, string(q.Status))
 	}
 	if q.State != "" {
-		query += ` AND state = ?`
-		args = append(args, string(q.State))
+		filter += ` AND state = ?`
+		fargs = append(fargs, string(q.State))
 	}
-	if !q.Since.IsZero() {
-		query += ` AND created_at >= ?`
-		args = append(args, s.D.Time(q.Since))
+	const order = ` ORDER BY created_at DESC, seq DESC`
+	limit := max(q.Limit, 1)
+	page := &seald.RecordPage{Records: []*seald.Record{}}
+	err := s.E.Read(ctx, s.op("ListRecords"), func(db Querier) error {
+		upper, lower := "", ""
+		var uargs, largs []any
+		if !q.Until.IsZero() {
+			upper, uargs = ` AND created_at < ?`, []any{s.D.Time(q.Until)}
+		}
+		if q.After != "" {
+			var after key
+			err := db.QueryRow(ctx, `SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?`,
+				q.After, q.ProjectID).Scan(Time{T: &after.created}, &after.seq)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil // not a record of the project: an empty page
+			}
+			if err != nil {
+				return err
+			}
+			// (created_at, seq) < (Until, 0) is created_at < Until: seq starts at 1.
+			if q.Until.IsZero() || after.created.Before(q.Until) {
+				upper, uargs = ` AND (created_at, seq) < (?, ?)`, []any{s.D.Time(after.created), after.seq}
+			}
+		}
+		if !q.Since.IsZero() {
+			lower, largs = ` AND created_at >= ?`, []any{s.D.Time(q.Since)}
+		}
+		scope := `WHERE project_id = ?` + upper + lower
+		sargs := append(append([]any{q.ProjectID}, uargs...), largs...)
+		// The walk's last row and the one past it, if any, from the index alone (an index-only scan on
+		// PostgreSQL once the table is vacuumed): its entries are skipped, none of the table's rows read.
+		var ends []key
+		if filter != "" {
+			walk := q.Walk
+			if walk <= 0 {
+				walk = seald.ListWalk
+			}
+			rows, err := db.Query(ctx, `SELECT created_at, seq FROM records `+scope+order+` LIMIT 2 OFFSET ?`,
+				append(sargs, walk-1)...)
+			if err != nil {
+				return err
+			}
+			if ends, err = collect(rows, func(r Row) (k key, err error) {
+				return k, r.Scan(Time{T: &k.created}, &k.seq)
+			}); err != nil {
+				return err
+			}
+			if len(ends) > 0 {
+				// The walk's last row is within the dates, so it replaces their start as the lower bound.
+				scope = `WHERE project_id = ?` + upper + ` AND (created_at, seq) >= (?, ?)`
+				sargs = append(append([]any{q.ProjectID}, uargs...), s.D.Time(ends[0].created), ends[0].seq)
+			}
+		}
+		rows, err := db.Query(ctx, selectRecord+scope+filter+order+` LIMIT ?`, append(append(sargs, fargs...), limit)...)
+		if err != nil {
+			return err
+		}
+		if page.Records, err = collect(rows, scanRecord); err != nil {
+			return err
+		}
+		if len(page.Records) < limit && len(ends) == 2 {
+			page.ResumeCreated = ends[0].created
+			return db.QueryRow(ctx, `SELECT reference FROM records WHERE seq = ?`, ends[0].seq).Scan(&page.Resume)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if !q.Until.IsZero() {
-		query += ` AND created_at < ?`
-		args = append(args, s.D.Time(q.Until))
-	}
-	if q.After != "" {
-		// A cursor of another project finds no row: the comparison with NULL is never true, the page is empty.
-		query += ` AND (created_at, seq) < (SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?)`
-		args = append(args, q.After, q.ProjectID)
-	}
-	query += ` ORDER BY created_at DESC, seq DESC LIMIT ?`
-	args = append(args, max(q.Limit, 1))
-	return list(ctx, s, s.op("ListRecords"), scanRecord, query, args...)
+	return page, nil
 }
 
 // CountProjectRecords counts a project's records by status and state (one pass over the project's rows of the
