@@ -73,3 +73,16 @@ func TestPreloadReference(t *testing.T) {
 		prev = r
 	}
 }
+
+// A verification run at one connection count (--conns 1) has a log axis gonum/plot cannot draw, and it panics:
+// the plot is left out and the report goes on (the bench crashed after its figures before).
+func TestPlotsOfOneConnectionCount(t *testing.T) {
+	one := []Load{{Conns: 1, Requests: 10, Seconds: 1, Rate: 10}}
+	r := &Report{Verify: []*VerifyRun{{Store: "sqlite", ByHash: one, ByReference: one, Ceiling: one}}}
+	got := plots(r, t.TempDir())
+	for _, name := range got {
+		if name == "throughput.png" {
+			t.Errorf("plots = %v: a throughput plot of one connection count", got)
+		}
+	}
+}

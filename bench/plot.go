@@ -24,10 +24,7 @@ func plots(r *Report, dir string) []string {
 		{"latency.png", r.latencyPlot},
 		{"e2e.png", r.e2ePlot},
 	} {
-		pl, err := p.draw()
-		if err == nil && pl != nil {
-			err = pl.Save(18*vg.Centimeter, 11*vg.Centimeter, filepath.Join(dir, p.name))
-		}
+		pl, err := drawPlot(p.draw, filepath.Join(dir, p.name))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bench: plot %s: %v\n", p.name, err)
 			continue
@@ -37,6 +34,21 @@ func plots(r *Report, dir string) []string {
 		}
 	}
 	return out
+}
+
+// drawPlot draws and saves one plot. gonum/plot panics on some data instead of returning an error (a log axis
+// whose values are all 1, as with --conns 1: "Values must be greater than 0 for a log scale"); that is an
+// error here too, so a plot it cannot draw never loses the report.
+func drawPlot(draw func() (*plot.Plot, error), path string) (pl *plot.Plot, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			pl, err = nil, fmt.Errorf("%v", v)
+		}
+	}()
+	if pl, err = draw(); err == nil && pl != nil {
+		err = pl.Save(18*vg.Centimeter, 11*vg.Centimeter, path)
+	}
+	return pl, err
 }
 
 // throughputPlot is requests/s against connections: the ceiling and each verification of each store.
