@@ -24,8 +24,9 @@ import (
 // and 32 bytes, where the answer itself would hold about as much again.
 
 const (
-	// answerLimit bounds the answers held (about 1.3 KB each: body, fingerprint, key).
-	answerLimit = 48 << 10
+	// answerLimit bounds the answers held (about 1.3 KB each: body, fingerprint, key; some 32 MB in all, and
+	// up to twice that in heap between two garbage collections).
+	answerLimit = 24 << 10
 	// answerTTL drops answers not asked for again, to give their memory back; it plays no part in their
 	// freshness.
 	answerTTL = time.Minute
@@ -117,11 +118,17 @@ func (s *Server) writeVerification(w http.ResponseWriter, r *http.Request, res *
 		return
 	}
 	gen := m.Generation()
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(verifyBody{Success: true, Data: res}); err != nil {
+	buf := bodies.Get().(*bytes.Buffer)
+	buf.Reset()
+	err := json.NewEncoder(buf).Encode(verifyBody{Success: true, Data: res})
+	body := bytes.Clone(buf.Bytes()) // exactly its size, and the buffer goes back to the pool
+	if buf.Cap() <= 64<<10 {
+		bodies.Put(buf)
+	}
+	if err != nil {
 		writeOK(w, r, http.StatusOK, res) // answers the same internal error as every other encoding failure
 		return
 	}
-	m.Put(gen, key, &answer{sum: sum, body: buf.Bytes()}, now.Add(answerTTL), now)
-	writeBody(w, http.StatusOK, buf.Bytes())
+	m.Put(gen, key, &answer{sum: sum, body: body}, now.Add(answerTTL), now)
+	writeBody(w, http.StatusOK, body)
 }
