@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -32,7 +33,8 @@ import (
 // CreateRecord, the API's one write per accepted record, goes further: consecutive creates of one group
 // (of distinct references) are inserted together, under one savepoint, by one multi-row INSERT of their
 // records (ON CONFLICT (reference) DO NOTHING RETURNING reference, so that a reference that exists already
-// is that caller's ECONFLICT without failing the others) and one of their payloads, then their jobs. If
+// is that caller's ECONFLICT without failing the others), one of their payloads and one of their jobs
+// (RETURNING id, reference, kind, to give each job its id). If
 // anything else fails there, the savepoint is rolled back and each of those creates runs again on its own
 // savepoint as any other write, so that each caller gets its own outcome.
 //
@@ -287,6 +289,11 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 			return err
 		}
 	}
+	if ok, err := c.insertJobsTogether(ctx, tx, run, results); ok || err != nil {
+		return err
+	}
+	// Two jobs of one reference and kind: their ids cannot be told apart by what the multi-row INSERT
+	// returns, so each job is inserted by its own statement.
 	for i, r := range run {
 		if results[i] != nil {
 			continue
@@ -297,6 +304,71 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 	}
 	return nil
 }
+
+// insertJobsTogether inserts the jobs of the run's new records with one multi-row INSERT and gives each its
+// id, matched by the reference and kind the INSERT returns (SQLite does not promise the rows in the order
+// of the values). It returns false, having inserted nothing, when two of the jobs share a reference and
+// kind.
+func (c *committer) insertJobsTogether(ctx context.Context, tx *querier, run []*writeReq, results []error) (bool, error) {
+	type jobKey struct{ reference, kind string }
+	slot := map[jobKey]*int64{}
+	var q strings.Builder
+	var args []any
+	for i, r := range run {
+		if results[i] != nil {
+			continue
+		}
+		r.create.ids = make([]int64, len(r.create.jobs))
+		for k, j := range r.create.jobs {
+			vals := c.s.JobValues(j, r.create.r.Reference)
+			key := jobKey{vals[1].(string), j.Kind}
+			if slot[key] != nil {
+				return false, nil
+			}
+			slot[key] = &r.create.ids[k]
+			if len(args) == 0 {
+				q.WriteString(insertJobs)
+			} else {
+				q.WriteString(`, `)
+			}
+			q.WriteString(`(?, ?, ?, ?, NULL, ?)`)
+			args = append(args, vals...)
+		}
+	}
+	if len(args) == 0 {
+		return true, nil
+	}
+	q.WriteString(` RETURNING id, reference, kind`)
+	rows, err := tx.db.QueryContext(ctx, q.String(), args...)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id int64
+		var key jobKey
+		if err := rows.Scan(&id, &key.reference, &key.kind); err != nil {
+			return false, err
+		}
+		p := slot[key]
+		if p == nil {
+			return false, fmt.Errorf("the jobs' INSERT returned a job of %s %s that was not inserted", key.reference, key.kind)
+		}
+		*p = id
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	if n != len(slot) {
+		return false, fmt.Errorf("the jobs' INSERT returned %d rows for %d jobs", n, len(slot))
+	}
+	return true, nil
+}
+
+// insertJobs begins the multi-row INSERT of insertJobsTogether (the columns of sqlstore.InsertJob).
+const insertJobs = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error) VALUES `
 
 // insertRecords begins the multi-row INSERT of createTogether.
 var insertRecords = `INSERT INTO records (` + strings.Join(sqlstore.RecordColumns, ", ") + `) VALUES `

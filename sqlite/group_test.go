@@ -11,7 +11,8 @@ import (
 
 // A group of creates is inserted together by multi-row statements, and each caller still gets its own
 // outcome: a reference that exists already is that one's ECONFLICT while the others commit with their
-// payloads and job ids; when one create's job cannot be inserted, that create alone fails and leaves
+// payloads and job ids (each id that of its own job's row, whichever order the multi-row INSERT returned
+// them in); when one create's job cannot be inserted, that create alone fails and leaves
 // nothing, and the others of its group commit (they run again apart).
 func TestCreatesTogether(t *testing.T) {
 	ctx := t.Context()
@@ -97,14 +98,30 @@ func TestCreatesTogether(t *testing.T) {
 					t.Errorf("%s: job of %s: %+v", name, c.r.Reference, j)
 				}
 				ids[j.ID] = true
+				var rows int
+				if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM jobs WHERE id = ? AND reference = ? AND kind = ?`,
+					j.ID, j.Reference, j.Kind).Scan(&rows); err != nil || rows != 1 {
+					t.Errorf("%s: job %d of %s (%s) is not that row: %d, %v", name, j.ID, j.Reference, j.Kind, rows, err)
+				}
 			}
 		}
 	}
 	job := func() []*seald.Job { return []*seald.Job{{Kind: seald.JobStore, RunAt: at}} }
+	jobs := func(kinds ...string) []*seald.Job {
+		var js []*seald.Job
+		for _, k := range kinds {
+			js = append(js, &seald.Job{Kind: k, RunAt: at})
+		}
+		return js
+	}
 	dup := record()
 	dup.Reference = existing.Reference
 	run("a reference that exists", []create{{record(), job(), ""}, {dup, job(), seald.ECONFLICT}, {record(), job(), ""},
 		{record(), nil, ""}}, 0)
+	run("several jobs each", []create{{record(), jobs(seald.JobStore, seald.JobErase), ""},
+		{record(), jobs(seald.JobErase, seald.JobStore), ""}, {record(), job(), ""}}, 0)
+	run("two jobs of one reference and kind", []create{{record(), job(), ""},
+		{record(), jobs(seald.JobStore, seald.JobStore), ""}, {record(), job(), ""}}, 0)
 	run("a job that cannot be inserted", []create{{record(), job(), ""},
 		{record(), []*seald.Job{{Kind: seald.JobStore, RunAt: at}, {Kind: seald.JobStore, Reference: "D-absent", RunAt: at}}, seald.ENOTFOUND},
 		{record(), job(), ""}}, 1)
