@@ -71,7 +71,8 @@ type E2EStep struct {
 	Batches int            `json:"batches"`
 	// KeptUp: COMPLETED at e2eKeptUp of the offered rate or more, p95 under e2eP95Target, no errors.
 	KeptUp bool `json:"kept_up"`
-	// Profile is the CPU profile of the step's submission and drain, and where its CPU went (profile.go).
+	// Profile is the CPU profile of the step's submission window (the window of CPUPerRecordMs, warm-up
+	// included; the bench's own reads of the records come after it), and where its CPU went (profile.go).
 	Profile string `json:"profile,omitempty"`
 	// CPU and MachineCPU are this process's and the whole machine's share of the cores in the window.
 	CPU        float64 `json:"cpu_share"`
@@ -131,7 +132,7 @@ func (run *E2ERun) step(ctx context.Context, cfg Config, sys *System, api *clien
 	const workers = 64
 	st := &E2EStep{OfferedRate: rate, Seconds: cfg.E2EDuration.Seconds(), WarmupSeconds: cfg.E2EWarmup.Seconds()}
 	stopProfile := startProfile(cfg, fmt.Sprintf("e2e-%.0f", rate))
-	defer stopProfile() // on an early return; a no-op after the one below
+	defer stopProfile() // on an early return; a no-op after the one at the end of submission
 	// Open loop: request i is due at t0 + i/rate; up to 64 are in flight, and a late one goes at once.
 	interval := time.Duration(float64(time.Second) / rate)
 	t0 := time.Now()
@@ -171,6 +172,7 @@ func (run *E2ERun) step(ctx context.Context, cfg Config, sys *System, api *clien
 	}
 	wg.Wait()
 	submitted := time.Now()
+	st.Profile = stopProfile()
 	timer.Stop()
 	st.CPU, st.MachineCPU = cpu.share(), cpu.machineShare()
 	st.CPUSeconds = cpu.seconds()
@@ -210,7 +212,6 @@ func (run *E2ERun) step(ctx context.Context, cfg Config, sys *System, api *clien
 	}
 	st.Drained = cursor == len(refs)
 	st.DrainSeconds = time.Since(submitted).Seconds()
-	st.Profile = stopProfile()
 	if err := run.collect(ctx, sys.Store, st, refs, t0, start, cfg); err != nil {
 		return st, refs, err
 	}
