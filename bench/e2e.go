@@ -107,6 +107,7 @@ func runE2E(ctx context.Context, cfg Config, open Opener) (*E2ERun, error) {
 			run.Steps = append(run.Steps, *step)
 		}
 		if err != nil {
+			run.FellBehind = step != nil // a step cut short did not keep up
 			return run, err
 		}
 		fmt.Fprintf(cfg.Log, "bench: e2e: offered %.0f/s: %d accepted (%.0f/s), %.0f/s COMPLETED, p95 ANCHORED %.2f s, "+
