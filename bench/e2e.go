@@ -69,7 +69,8 @@ type E2EStep struct {
 	// Backlog counts the accepted records by state when submission ended: where the pipeline fell behind.
 	Backlog map[string]int `json:"backlog_at_end_of_submission"`
 	Batches int            `json:"batches"`
-	// KeptUp: COMPLETED at e2eKeptUp of the offered rate or more, p95 under e2eP95Target, no errors.
+	// KeptUp: COMPLETED at e2eKeptUp of the offered rate or more, p95 under e2eP95Target, no errors, and
+	// every record COMPLETED within the drain time.
 	KeptUp bool `json:"kept_up"`
 	// Profile is the CPU profile of the step's submission window (the window of CPUPerRecordMs, warm-up
 	// included; the bench's own reads of the records come after it), and where its CPU went (profile.go).
@@ -220,7 +221,7 @@ func (run *E2ERun) step(ctx context.Context, cfg Config, sys *System, api *clien
 		st.CPUPerRecordMs = 1000 * st.CPUSeconds / inWindow
 	}
 	st.KeptUp = st.CompletedRate >= e2eKeptUp*rate && st.Anchor.P95 < e2eP95Target && st.Unanchored*20 < st.Accepted &&
-		st.Errors == 0
+		st.Errors == 0 && st.Drained
 	return st, refs, nil
 }
 

@@ -282,6 +282,10 @@ func (e *E2EStep) limit() string {
 	if e.Errors > 0 {
 		parts = append(parts, fmt.Sprintf("%d errors, first: %s", e.Errors, e.FirstError))
 	}
+	if !e.Drained {
+		parts = append(parts, fmt.Sprintf("the drain: %d of %d records COMPLETED %.0f s after submission ended",
+			e.Completed, e.Accepted, e.DrainSeconds))
+	}
 	if e.Anchor.P95 >= e2eP95Target {
 		parts = append(parts, fmt.Sprintf("latency: acceptance → ANCHORED p95 %.2f s in %d batches", e.Anchor.P95, e.Batches))
 	}

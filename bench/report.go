@@ -188,7 +188,7 @@ func (e *E2ERun) markdown(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "\n## End to end (embedded defaults, pipeline on)\n\n"+
 		"The offered rate is stepped on one system until a step falls behind (COMPLETED under %.0f%% of the offered "+
-		"rate, acceptance → ANCHORED p95 ≥ %.0f s, or errors); each step drains before the next. Sustained maximum: "+
+		"rate, acceptance → ANCHORED p95 ≥ %.0f s, errors, or a drain cut short); each step drains before the next. Sustained maximum: "+
 		"%s. CPU per record is this process's CPU time (server, store, embedded parts and load generator) in the "+
 		"window after warm-up, divided by the records COMPLETED in it.\n\n", 100*e2eKeptUp, e2eP95Target, max)
 	b.WriteString("| offered /s | window s | accepted /s | errors | COMPLETED /s | CPU ms per record | ANCHORED p50 / p95 s | " +
