@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -70,9 +71,8 @@ func scanRecord(row Row) (*seald.Record, error) {
 		r.BatchID = *batch
 	}
 	// A mail that is not NULL is decoded into a new MailRequest: json allocates through the pointer.
-	if err := cmp.Or(jsonInto("record "+r.Reference+": merkle_path", path, &r.MerklePath),
-		jsonInto("record "+r.Reference+": mail", mail, &r.Mail)); err != nil {
-		return nil, err
+	if err := cmp.Or(jsonInto("merkle_path", path, &r.MerklePath), jsonInto("mail", mail, &r.Mail)); err != nil {
+		return nil, fmt.Errorf("record %s: %w", r.Reference, err) // named here, not on every read
 	}
 	return &r, nil
 }
