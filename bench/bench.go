@@ -46,10 +46,12 @@ type Config struct {
 	// Conns are the verify section's connection counts; IntakeConns the intake section's.
 	Conns       []int
 	IntakeConns int
-	// E2ERate is the offered rate of the end-to-end run (records/s), E2EDuration its submission window,
-	// E2EWarmup the start of it left out of the completion rate, E2EDrain the longest wait for the
-	// backlog after submission ends.
+	// E2ERate is the first offered rate of the end-to-end run (records/s), stepped by half of it up to
+	// E2ESteps steps until one falls behind; E2EDuration is each step's submission window, E2EWarmup the
+	// start of it left out of the completion rate and the CPU per record, E2EDrain the longest wait for a
+	// step's backlog after its submission ends.
 	E2ERate     float64
+	E2ESteps    int
 	E2EDuration time.Duration
 	E2EWarmup   time.Duration
 	E2EDrain    time.Duration
@@ -71,12 +73,13 @@ type Config struct {
 	Log     io.Writer
 }
 
-// Quick returns the configuration of `sealbench --quick`: small, short, fewer points (under 5 minutes).
+// Quick returns the configuration of `sealbench --quick`: small, short, fewer points and end-to-end steps
+// (under 5 minutes).
 func Quick() Config {
 	return Config{
 		Records: 20000, Duration: 3 * time.Second, Warmup: time.Second, Conns: []int{1, 64, 256},
-		IntakeConns: 64, E2ERate: 1000, E2EDuration: 15 * time.Second, E2EWarmup: 3 * time.Second,
-		E2EDrain: 20 * time.Second, LoneRecords: 10, JCSTime: 200 * time.Millisecond, GasSizes: []int{1, 64, 256, 1024},
+		IntakeConns: 64, E2ERate: 1000, E2ESteps: 4, E2EDuration: 8 * time.Second, E2EWarmup: 2 * time.Second,
+		E2EDrain: 15 * time.Second, LoneRecords: 10, JCSTime: 200 * time.Millisecond, GasSizes: []int{1, 64, 256, 1024},
 		Sections: AllSections,
 	}
 }
@@ -85,7 +88,7 @@ func Quick() Config {
 func Full() Config {
 	return Config{
 		Records: 1000000, Duration: 10 * time.Second, Warmup: 2 * time.Second, Conns: []int{1, 16, 64, 256},
-		IntakeConns: 64, E2ERate: 1000, E2EDuration: 60 * time.Second, E2EWarmup: 10 * time.Second,
+		IntakeConns: 64, E2ERate: 1000, E2ESteps: 8, E2EDuration: 30 * time.Second, E2EWarmup: 5 * time.Second,
 		E2EDrain: 60 * time.Second, LoneRecords: 30, JCSTime: time.Second, GasSizes: []int{1, 64, 256, 1024},
 		Sections: AllSections,
 	}

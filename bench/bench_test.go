@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 )
@@ -83,6 +84,35 @@ func TestPlotsOfOneConnectionCount(t *testing.T) {
 	for _, name := range got {
 		if name == "throughput.png" {
 			t.Errorf("plots = %v: a throughput plot of one connection count", got)
+		}
+	}
+}
+
+// A sample counts for the area of its first frame from the leaf up that has one, and for the load generator
+// whenever a frame of the load generator is in its stack, whatever its leaf.
+func TestProfileArea(t *testing.T) {
+	sample := func(names ...string) *profile.Sample {
+		s := &profile.Sample{}
+		for _, n := range names {
+			s.Location = append(s.Location, &profile.Location{Line: []profile.Line{{Function: &profile.Function{Name: n}}}})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		stack []string
+		want  string
+	}{
+		{[]string{"syscall.Syscall6", "net.(*conn).Write", "net/http.(*conn).serve"}, "HTTP and loopback sockets"},
+		{[]string{"encoding/json.(*decodeState).object", "encoding/json.Unmarshal", "seald.dev/seald/client.(*Client).do",
+			"seald.dev/seald/bench.closedLoop.func1"}, "the load generator"},
+		{[]string{"encoding/json.(*encodeState).marshal", "seald.dev/seald/httpapi.writeJSON", "net/http.(*conn).serve"}, "JSON"},
+		{[]string{"crypto/sha256.block", "seald.dev/seald/jcs.Sum", "seald.dev/seald.(*Service).Seal"}, "cryptography"},
+		{[]string{"seald.dev/seald/jcs.Canonicalize", "seald.dev/seald.(*Service).Seal"}, "canonical hashing"},
+		{[]string{"seald.dev/seald/httpapi.(*Server).verificationResult", "net/http.(*conn).serve"}, "seald's own code"},
+		{[]string{"runtime.futex", "runtime.schedule"}, "the Go runtime (scheduler, GC)"},
+	} {
+		if got := area(sample(c.stack...)); got != c.want {
+			t.Errorf("%v: %s, want %s", c.stack, got, c.want)
 		}
 	}
 }

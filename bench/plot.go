@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -131,8 +132,12 @@ func (r *Report) e2ePlot() (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("End to end: offered %.0f/s for %.0f s", e.OfferedRate, e.Seconds)
-	p.X.Label.Text = "seconds from start of submission"
+	var rates []string
+	for _, s := range e.Steps {
+		rates = append(rates, fmt.Sprintf("%.0f", s.OfferedRate))
+	}
+	p.Title.Text = fmt.Sprintf("End to end: offered %s /s in steps", strings.Join(rates, ", "))
+	p.X.Label.Text = "seconds from start of the first step"
 	p.Y.Label.Text = "records/s"
 	series := func(counts []int) plotter.XYs {
 		pts := make(plotter.XYs, len(counts))

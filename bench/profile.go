@@ -58,7 +58,11 @@ func startProfile(cfg Config, name string) func() string {
 }
 
 // areas name where a sample's time went, by the first frame from the leaf up that belongs to one of them, so
-// that a system call counts for the code that made it (a socket write for HTTP, an fsync for SQLite).
+// that a system call counts for the code that made it (a socket write for HTTP, an fsync for SQLite). A
+// sample of the load generator's own goroutines (a frame of package bench or of the typed client anywhere in
+// its stack: sending requests, reading and decoding answers) counts for the load generator whatever its
+// leaf, so that the client's JSON decoding and sockets, which the ceiling's loads pay alike, are not taken
+// for seald's. The load generator's connection goroutines of net/http have no such frame and count as HTTP.
 var areas = []struct{ prefix, name string }{
 	{"modernc.org/sqlite", "SQLite"},
 	{"modernc.org/libc", "SQLite"},
@@ -66,14 +70,13 @@ var areas = []struct{ prefix, name string }{
 	{"github.com/cockroachdb/pebble", "pebble (IPFS blocks)"},
 	{"github.com/ethereum/go-ethereum", "the embedded chain"},
 	{"encoding/json", "JSON"},
-	{"seald/jcs", "canonical hashing"},
+	{"seald.dev/seald/jcs", "canonical hashing"},
 	{"crypto/", "cryptography"},
 	{"golang.org/x/crypto", "cryptography"},
-	{"seald/bench", "the load generator"},
 	{"net/http", "HTTP and loopback sockets"},
 	{"net.", "HTTP and loopback sockets"},
 	{"bufio.", "HTTP and loopback sockets"},
-	{"seald", "seald's own code"},
+	{"seald.dev/seald", "seald's own code"},
 	{"runtime.gc", "garbage collection"},
 	{"runtime.mallocgc", "allocation"},
 }
@@ -114,7 +117,22 @@ func summarize(path string) (string, error) {
 	return fmt.Sprintf("%.1f CPU s: %s", float64(total)/1e9, strings.Join(parts, ", ")), nil
 }
 
+// loadGenerator are the packages whose frames make a sample the load generator's.
+var loadGenerator = []string{"seald.dev/seald/bench.", "seald.dev/seald/client."}
+
 func area(s *profile.Sample) string {
+	for _, loc := range s.Location {
+		for _, line := range loc.Line {
+			if line.Function == nil {
+				continue
+			}
+			for _, p := range loadGenerator {
+				if strings.HasPrefix(line.Function.Name, p) {
+					return "the load generator"
+				}
+			}
+		}
+	}
 	for _, loc := range s.Location {
 		for _, line := range loc.Line {
 			if line.Function == nil {

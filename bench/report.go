@@ -51,6 +51,7 @@ func summary(cfg Config) map[string]any {
 	return map[string]any{
 		"records": cfg.Records, "duration_s": cfg.Duration.Seconds(), "warmup_s": cfg.Warmup.Seconds(),
 		"connections": cfg.Conns, "intake_connections": cfg.IntakeConns, "e2e_offered_per_second": cfg.E2ERate,
+		"e2e_steps":      cfg.E2ESteps,
 		"e2e_duration_s": cfg.E2EDuration.Seconds(), "e2e_warmup_s": cfg.E2EWarmup.Seconds(),
 		"e2e_drain_s": cfg.E2EDrain.Seconds(), "jcs_time_s": cfg.JCSTime.Seconds(), "gas_batch_sizes": cfg.GasSizes,
 		"sections": cfg.Sections, "postgres": cfg.Postgres != "",
@@ -135,17 +136,7 @@ func (r *Report) Markdown() string {
 		}
 	}
 	if e := r.E2E; e != nil {
-		fmt.Fprintf(&b, "\n## End to end (embedded defaults, pipeline on)\n\n"+
-			"Offered %.0f/s for %.0f s (first %.0f s left out of the rate); accepted %d (%.0f/s), errors %d; "+
-			"%.0f records/s reached COMPLETED in the window; %d of %d COMPLETED after %.0f s of drain, in %d batches. "+
-			"Acceptance → ANCHORED p50 %.2f s, p95 %.2f s (%d not anchored, counted at their wait so far); "+
-			"acceptance → COMPLETED %s. States when submission ended: %s. %s; peak RSS %.0f MB.\n",
-			e.OfferedRate, e.Seconds, e.WarmupSeconds, e.Accepted, e.AcceptRate, e.Errors, e.CompletedRate,
-			e.Completed, e.Accepted, e.DrainSeconds, e.Batches, e.Anchor.P50, e.Anchor.P95, e.Unanchored,
-			completeText(e), states(e.Backlog), cpuUse(e.CPU, e.MachineCPU), e.PeakRSSMB)
-		if e.FirstError != "" {
-			fmt.Fprintf(&b, "\nFirst error: %s\n", e.FirstError)
-		}
+		e.markdown(&b)
 	}
 	if g := r.Gas; g != nil {
 		fmt.Fprintf(&b, "\n## Gas per record (embedded chain, Polygon's fork rules, whole-transaction gas)\n\n"+
@@ -190,11 +181,42 @@ func (r *Report) Markdown() string {
 	return b.String()
 }
 
-func completeText(e *E2ERun) string {
-	if e.Completed == 0 {
-		return "none completed"
+// markdown renders the end-to-end section: one row per offered rate, then the states of the last step.
+func (e *E2ERun) markdown(b *strings.Builder) {
+	max := fmt.Sprintf("%.0f/s", e.SustainedMax)
+	if !e.FellBehind {
+		max = "at least " + max + " (no step fell behind)"
 	}
-	return fmt.Sprintf("p50 %.2f s, p95 %.2f s", e.Complete.P50, e.Complete.P95)
+	fmt.Fprintf(b, "\n## End to end (embedded defaults, pipeline on)\n\n"+
+		"The offered rate is stepped on one system until a step falls behind (COMPLETED under %.0f%% of the offered "+
+		"rate, acceptance → ANCHORED p95 ≥ %.0f s, errors, or a drain cut short); each step drains before the next. Sustained maximum: "+
+		"%s. CPU per record is this process's CPU time (server, store, embedded parts and load generator) in the "+
+		"window after warm-up, divided by the records COMPLETED in it.\n\n", 100*e2eKeptUp, e2eP95Target, max)
+	b.WriteString("| offered /s | window s | accepted /s | errors | COMPLETED /s | CPU ms per record | ANCHORED p50 / p95 s | " +
+		"COMPLETED p95 s | batches | drained after s | CPU (machine) | kept up |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, s := range e.Steps {
+		fmt.Fprintf(b, "| %.0f | %.0f (%.0f warm-up) | %.0f | %d | %.0f | %.3f | %.2f / %.2f | %s | %d | %.1f | %.0f%% (%.0f%%) | %v |\n",
+			s.OfferedRate, s.Seconds, s.WarmupSeconds, s.AcceptRate, s.Errors, s.CompletedRate, s.CPUPerRecordMs,
+			s.Anchor.P50, s.Anchor.P95, completeText(s), s.Batches, s.DrainSeconds, 100*s.CPU, 100*s.MachineCPU, s.KeptUp)
+	}
+	if n := len(e.Steps); n > 0 {
+		s := e.Steps[n-1]
+		fmt.Fprintf(b, "\nLast step (%.0f/s): states when submission ended: %s; %d of %d COMPLETED%s. Peak RSS %.0f MB.\n",
+			s.OfferedRate, states(s.Backlog), s.Completed, s.Accepted, map[bool]string{true: "", false: " (drain cut short)"}[s.Drained],
+			e.PeakRSSMB)
+		for _, s := range e.Steps {
+			if s.FirstError != "" {
+				fmt.Fprintf(b, "\nFirst error at %.0f/s: %s\n", s.OfferedRate, s.FirstError)
+			}
+		}
+	}
+}
+
+func completeText(e E2EStep) string {
+	if e.Completed == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%.2f", e.Complete.P95)
 }
 
 func rateLat(l Load) string {

@@ -92,12 +92,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"success":false,"data":null,"error":"internal error"}` + "\n")
 	}
+	writeBody(w, status, buf.Bytes())
+}
+
+// writeBody writes an encoded JSON answer with the status and the headers of every answer of the API.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(body)
 }
 
 // writeOK writes a success in the envelope of the request's operation.

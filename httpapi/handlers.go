@@ -45,8 +45,10 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request, l seald.Lookup) 
 			return
 		}
 		res.Proof = (*wire.Proof)(p) // null until the record is anchored
+		writeOK(w, r, http.StatusOK, res)
+		return
 	}
-	writeOK(w, r, http.StatusOK, res)
+	s.writeVerification(w, r, res)
 }
 
 func wantProof(r *http.Request) bool {

@@ -49,6 +49,7 @@ type Server struct {
 	limits           *limiters
 	failures         *failureTable
 	passwordFailures *failureTable // wrong download passwords, per record and per key
+	answers          answers       // encoded verification answers (answers.go)
 }
 
 // Handler returns the API with its middleware.

@@ -171,14 +171,18 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 		return err
 	}
 
+	if err := insertPayloads(ctx, tx, group, results); err != nil {
+		return err
+	}
+	if ok, err := s.insertJobsTogether(ctx, tx, group, results); ok || err != nil {
+		return err
+	}
+	// Two jobs of one reference and kind in the group: their ids cannot be told apart by what the multi-row
+	// INSERT returns, so they are inserted one statement each, in one pipelined batch.
 	var b pgx.Batch
 	for i, r := range group {
-		if !inserted[r.r.Reference] {
-			results[i] = sqlstore.Conflict(opCreate, "record %s already exists", r.r.Reference)
+		if results[i] != nil {
 			continue
-		}
-		if r.payload != nil {
-			b.Queue(rebind(sqlstore.InsertPayload), r.r.Reference, r.payload)
 		}
 		for _, j := range r.jobs {
 			b.Queue(rebind(sqlstore.InsertJob), s.JobValues(j, r.r.Reference)...)
@@ -192,12 +196,6 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 		if results[i] != nil {
 			continue
 		}
-		if r.payload != nil {
-			if _, err := br.Exec(); err != nil {
-				br.Close()
-				return err
-			}
-		}
 		r.ids = make([]int64, len(r.jobs))
 		for k := range r.jobs {
 			if err := br.QueryRow().Scan(&r.ids[k]); err != nil {
@@ -208,6 +206,93 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	}
 	return br.Close()
 }
+
+// insertPayloads inserts the payloads of the group's new records in one multi-row INSERT.
+func insertPayloads(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
+	var q strings.Builder
+	args := []any{pgx.QueryExecModeDescribeExec}
+	for i, r := range group {
+		if results[i] != nil || r.payload == nil {
+			continue
+		}
+		if len(args) == 1 {
+			q.WriteString(`INSERT INTO payloads (reference, data) VALUES (?, ?)`)
+		} else {
+			q.WriteString(`, (?, ?)`)
+		}
+		args = append(args, r.r.Reference, r.payload)
+	}
+	if len(args) == 1 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, number(q.String()), args...)
+	return err
+}
+
+// insertJobsTogether inserts the jobs of the group's new records in one multi-row INSERT and gives each
+// its id, matched by the reference and kind the INSERT returns (PostgreSQL does not promise the rows in
+// the order of the values). It returns false, having inserted nothing, when two jobs of the group share a
+// reference and kind.
+func (s *Store) insertJobsTogether(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) (bool, error) {
+	type jobKey struct{ reference, kind string }
+	slot := map[jobKey]*int64{}
+	var q strings.Builder
+	args := []any{pgx.QueryExecModeDescribeExec}
+	for i, r := range group {
+		if results[i] != nil {
+			continue
+		}
+		r.ids = make([]int64, len(r.jobs))
+		for k, j := range r.jobs {
+			vals := s.JobValues(j, r.r.Reference)
+			key := jobKey{vals[1].(string), string(j.Kind)}
+			if slot[key] != nil {
+				return false, nil
+			}
+			slot[key] = &r.ids[k]
+			if len(args) == 1 {
+				q.WriteString(insertJobs)
+			} else {
+				q.WriteString(`, `)
+			}
+			q.WriteString(`(?, ?, ?, ?, NULL, ?)`)
+			args = append(args, vals...)
+		}
+	}
+	if len(args) == 1 {
+		return true, nil
+	}
+	q.WriteString(` RETURNING id, reference, kind`)
+	rows, err := tx.Query(ctx, number(q.String()), args...)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id int64
+		var key jobKey
+		if err := rows.Scan(&id, &key.reference, &key.kind); err != nil {
+			return false, err
+		}
+		p := slot[key]
+		if p == nil {
+			return false, fmt.Errorf("the jobs' INSERT returned a job of %s %s that was not inserted", key.reference, key.kind)
+		}
+		*p = id
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	if n != len(slot) {
+		return false, fmt.Errorf("the jobs' INSERT returned %d rows for %d jobs", n, len(slot))
+	}
+	return true, nil
+}
+
+// insertJobs begins the multi-row INSERT of insertJobsTogether (the columns of sqlstore.InsertJob).
+const insertJobs = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error) VALUES `
 
 // CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never
 // exists without the job that moves it on. A job with no Reference is given the record's; each job's ID is

@@ -251,17 +251,17 @@ func rebind(query string) string {
 
 // number is rebind without the cache, for queries made at run time.
 func number(query string) string {
-	var b strings.Builder
+	b := make([]byte, 0, len(query)+len(query)/2)
 	n := 0
-	for _, r := range query {
-		if r == '?' {
+	for i := 0; i < len(query); i++ {
+		if query[i] == '?' {
 			n++
-			fmt.Fprintf(&b, "$%d", n)
+			b = strconv.AppendInt(append(b, '$'), int64(n), 10)
 			continue
 		}
-		b.WriteRune(r)
+		b = append(b, query[i])
 	}
-	return b.String()
+	return string(b)
 }
 
 // dialect is PostgreSQL's: timestamptz to the millisecond, FOR UPDATE SKIP LOCKED so that instances claim

@@ -3,8 +3,13 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
 
+	"seald.dev/seald"
 	"seald.dev/seald/internal/group"
+	"seald.dev/seald/internal/sqlstore"
 )
 
 // Group commit. A commit in WAL mode with synchronous=FULL costs one fsync of the WAL (about a millisecond
@@ -24,6 +29,14 @@ import (
 // the queue and gets the context's error, and its write is never run. Once the committer has taken the
 // write, it runs to its end, and the caller waits for that end (one group, normally milliseconds) and gets
 // the write's own outcome: it always learns whether its write was committed.
+//
+// CreateRecord, the API's one write per accepted record, goes further: consecutive creates of one group
+// (of distinct references) are inserted together, under one savepoint, by one multi-row INSERT of their
+// records (ON CONFLICT (reference) DO NOTHING RETURNING reference, so that a reference that exists already
+// is that caller's ECONFLICT without failing the others), one of their payloads and one of their jobs
+// (RETURNING id, reference, kind, to give each job its id). If
+// anything else fails there, the savepoint is rolled back and each of those creates runs again on its own
+// savepoint as any other write, so that each caller gets its own outcome.
 //
 // Close stops taking writes and returns after the committer has run (and committed) every queued one.
 
@@ -50,6 +63,19 @@ type writeReq struct {
 	ctx context.Context // the caller's values, without its cancellation
 	op  string
 	fn  func(ctx context.Context, q *querier) error
+	// create, for a CreateRecord, lets a group insert it with the other creates of the group; fn does the
+	// same alone.
+	create *createReq
+}
+
+// createReq is one CreateRecord: the record's values, its payload and jobs, and the jobs' ids once
+// inserted (set afresh by every run).
+type createReq struct {
+	r       *seald.Record
+	vals    []any
+	payload []byte
+	jobs    []*seald.Job
+	ids     []int64
 }
 
 // committer runs the queued writes of a Store in group transactions; the queue, the cancellation rule and
@@ -57,6 +83,8 @@ type writeReq struct {
 type committer struct {
 	s *Store
 	g *group.Committer[*writeReq]
+	// apart counts the runs of creates that could not be inserted together and ran apart (for tests).
+	apart atomic.Int64
 }
 
 func newCommitter(s *Store, maxGroup int) *committer {
@@ -70,13 +98,19 @@ var errClosed = errors.New("the store is closed")
 
 // write queues fn and waits for its result; see the comment at the top of this file.
 func (c *committer) write(ctx context.Context, op string, fn func(ctx context.Context, q *querier) error) error {
-	err := c.g.Submit(ctx, &writeReq{ctx: context.WithoutCancel(ctx), op: op, fn: fn})
+	return c.submit(ctx, &writeReq{op: op, fn: fn})
+}
+
+// submit queues req, run with ctx's values but not its cancellation, and waits for its result.
+func (c *committer) submit(ctx context.Context, req *writeReq) error {
+	req.ctx = context.WithoutCancel(ctx)
+	err := c.g.Submit(ctx, req)
 	if errors.Is(err, group.ErrClosed) {
 		err = errClosed
 	}
 	// The errors of a write that ran are already the store's (wrap leaves them as they are); those of a
 	// write never run (the caller's context, a closed store) are given the store's codes here.
-	return wrap(op, err)
+	return wrap(req.op, err)
 }
 
 // close stops taking writes and waits until every queued one has been run.
@@ -87,33 +121,287 @@ func (c *committer) close() { c.g.Close() }
 func (c *committer) commit(group []*writeReq) []error {
 	results := make([]error, len(group))
 	if len(group) == 1 {
-		r := group[0]
-		results[0] = c.s.writeTx(r.ctx, r.op, r.fn)
+		results[0] = c.alone(group[0])
 		return results
 	}
 	err := c.s.writeTx(context.Background(), "sqlite.groupCommit", func(ctx context.Context, tx *querier) error {
-		for i, r := range group {
-			if _, err := tx.Exec(ctx, `SAVEPOINT w`); err != nil {
-				return err
-			}
-			if results[i] = r.fn(r.ctx, tx); results[i] != nil {
-				results[i] = wrap(r.op, results[i])
-				if _, err := tx.Exec(ctx, `ROLLBACK TO w`); err != nil {
+		clear(results)
+		for i := 0; i < len(group); {
+			if n := createRun(group[i:]); n > 1 {
+				done, err := c.createTogether(ctx, tx, group[i:i+n], results[i:i+n])
+				if err != nil {
 					return err
 				}
+				if done {
+					i += n
+					continue
+				}
+				// Run apart, one savepoint each.
+				c.apart.Add(1)
+				for k := i; k < i+n; k++ {
+					if err := c.one(ctx, tx, group[k], &results[k]); err != nil {
+						return err
+					}
+				}
+				i += n
+				continue
 			}
-			if _, err := tx.Exec(ctx, `RELEASE w`); err != nil {
+			if err := c.one(ctx, tx, group[i], &results[i]); err != nil {
 				return err
 			}
+			i++
 		}
 		return nil
 	})
+	if err == nil {
+		for i, r := range group {
+			if r.create != nil && results[i] == nil {
+				sqlstore.SetJobIDs(r.create.r.Reference, r.create.jobs, r.create.ids)
+			}
+		}
+	}
 	if err != nil {
 		// The group transaction itself failed (its commit, or the database broke under a write): nothing of
 		// it was written. Run each write alone, so that each gets the outcome of its own transaction.
 		for i, r := range group {
-			results[i] = c.s.writeTx(r.ctx, r.op, r.fn)
+			results[i] = c.alone(r)
 		}
 	}
 	return results
 }
+
+// alone runs one write in its own transaction.
+func (c *committer) alone(r *writeReq) error {
+	err := c.s.writeTx(r.ctx, r.op, r.fn)
+	if err == nil && r.create != nil {
+		sqlstore.SetJobIDs(r.create.r.Reference, r.create.jobs, r.create.ids)
+	}
+	return err
+}
+
+// one runs a write of a group under its own savepoint, setting its result; the error returned is the
+// group transaction's (a savepoint that could not be rolled back or released).
+func (c *committer) one(ctx context.Context, tx *querier, r *writeReq, result *error) error {
+	if _, err := tx.Exec(ctx, `SAVEPOINT w`); err != nil {
+		return err
+	}
+	if *result = r.fn(r.ctx, tx); *result != nil {
+		*result = wrap(r.op, *result)
+		if _, err := tx.Exec(ctx, `ROLLBACK TO w`); err != nil {
+			return err
+		}
+	}
+	_, err := tx.Exec(ctx, `RELEASE w`)
+	return err
+}
+
+// maxCreateRun bounds the creates inserted together: their values stay well under SQLite's limit of 32,766
+// bound parameters in one statement.
+const maxCreateRun = 512
+
+// createRun is the number of creates of distinct references at the head of group (at most maxCreateRun).
+func createRun(group []*writeReq) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, r := range group {
+		if r.create == nil || seen[r.create.r.Reference] || n == maxCreateRun {
+			break
+		}
+		seen[r.create.r.Reference] = true
+		n++
+	}
+	return n
+}
+
+// createTogether inserts creates of distinct references under one savepoint with multi-row statements,
+// setting each one's result (nil, or ECONFLICT for a reference that exists). When anything else fails, it
+// rolls the savepoint back and returns done false, for the creates to run apart; the error returned is the
+// group transaction's.
+func (c *committer) createTogether(ctx context.Context, tx *querier, run []*writeReq, results []error) (bool, error) {
+	if _, err := tx.Exec(ctx, `SAVEPOINT c`); err != nil {
+		return false, err
+	}
+	err := c.insertCreates(ctx, tx, run, results)
+	if err != nil {
+		clear(results)
+		if _, err := tx.Exec(ctx, `ROLLBACK TO c`); err != nil {
+			return false, err
+		}
+	}
+	if _, err := tx.Exec(ctx, `RELEASE c`); err != nil {
+		return false, err
+	}
+	return err == nil, nil
+}
+
+// insertCreates is createTogether's statements: the records, then the payloads of those that were new, then
+// their jobs.
+func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*writeReq, results []error) error {
+	cols := len(sqlstore.RecordColumns)
+	var q strings.Builder
+	q.WriteString(insertRecords)
+	args := make([]any, 0, len(run)*cols)
+	row := "(?" + strings.Repeat(", ?", cols-1) + ")"
+	for i, r := range run {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString(row)
+		args = append(args, r.create.vals...)
+	}
+	q.WriteString(` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
+	// Run unprepared: its text changes with the group's size, and it runs once.
+	rows, err := tx.db.QueryContext(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	inserted := make(map[string]bool, len(run))
+	for rows.Next() {
+		var ref string
+		if err := rows.Scan(&ref); err != nil {
+			rows.Close()
+			return err
+		}
+		inserted[ref] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	q.Reset()
+	args = args[:0]
+	for i, r := range run {
+		if !inserted[r.create.r.Reference] {
+			results[i] = sqlstore.Conflict(r.op, "record %s already exists", r.create.r.Reference)
+			continue
+		}
+		if r.create.payload != nil {
+			if len(args) == 0 {
+				q.WriteString(`INSERT INTO payloads (reference, data) VALUES (?, ?)`)
+			} else {
+				q.WriteString(`, (?, ?)`)
+			}
+			args = append(args, r.create.r.Reference, r.create.payload)
+		}
+	}
+	if len(args) > 0 {
+		if _, err := tx.db.ExecContext(ctx, q.String(), args...); err != nil {
+			return err
+		}
+	}
+	if ok, err := c.insertJobsTogether(ctx, tx, run, results); ok || err != nil {
+		return err
+	}
+	// Two jobs of one reference and kind: their ids cannot be told apart by what the multi-row INSERT
+	// returns, so each job is inserted by its own statement.
+	for i, r := range run {
+		if results[i] != nil {
+			continue
+		}
+		if r.create.ids, err = c.s.InsertJobs(r.ctx, tx, r.create.r.Reference, r.create.jobs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertJobsTogether inserts the jobs of the run's new records with one multi-row INSERT and gives each its
+// id, matched by the reference and kind the INSERT returns (SQLite does not promise the rows in the order
+// of the values). It returns false, having inserted nothing, when two of the jobs share a reference and
+// kind.
+func (c *committer) insertJobsTogether(ctx context.Context, tx *querier, run []*writeReq, results []error) (bool, error) {
+	type jobKey struct{ reference, kind string }
+	slot := map[jobKey]*int64{}
+	var q strings.Builder
+	var args []any
+	for i, r := range run {
+		if results[i] != nil {
+			continue
+		}
+		r.create.ids = make([]int64, len(r.create.jobs))
+		for k, j := range r.create.jobs {
+			vals := c.s.JobValues(j, r.create.r.Reference)
+			key := jobKey{vals[1].(string), j.Kind}
+			if slot[key] != nil {
+				return false, nil
+			}
+			slot[key] = &r.create.ids[k]
+			if len(args) == 0 {
+				q.WriteString(insertJobs)
+			} else {
+				q.WriteString(`, `)
+			}
+			q.WriteString(`(?, ?, ?, ?, NULL, ?)`)
+			args = append(args, vals...)
+		}
+	}
+	if len(args) == 0 {
+		return true, nil
+	}
+	q.WriteString(` RETURNING id, reference, kind`)
+	rows, err := tx.db.QueryContext(ctx, q.String(), args...)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id int64
+		var key jobKey
+		if err := rows.Scan(&id, &key.reference, &key.kind); err != nil {
+			return false, err
+		}
+		p := slot[key]
+		if p == nil {
+			return false, fmt.Errorf("the jobs' INSERT returned a job of %s %s that was not inserted", key.reference, key.kind)
+		}
+		*p = id
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	if n != len(slot) {
+		return false, fmt.Errorf("the jobs' INSERT returned %d rows for %d jobs", n, len(slot))
+	}
+	return true, nil
+}
+
+// insertJobs begins the multi-row INSERT of insertJobsTogether (the columns of sqlstore.InsertJob).
+const insertJobs = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error) VALUES `
+
+// insertRecords begins the multi-row INSERT of createTogether.
+var insertRecords = `INSERT INTO records (` + strings.Join(sqlstore.RecordColumns, ", ") + `) VALUES `
+
+// CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never
+// exists without the job that moves it on. A job with no Reference is given the record's; each job's ID is
+// set once the transaction has committed. With group commit, concurrent creates are inserted together (see
+// the top of group.go).
+func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byte, jobs ...*seald.Job) error {
+	if s.group == nil {
+		return s.Store.CreateRecord(ctx, r, payload, jobs...)
+	}
+	req, err := s.createWrite(r, payload, jobs)
+	if err != nil {
+		return wrap(opCreate, err)
+	}
+	return s.group.submit(ctx, req)
+}
+
+// createWrite is the group's write of a CreateRecord: fn inserts it alone, create lets a group insert it
+// with others.
+func (s *Store) createWrite(r *seald.Record, payload []byte, jobs []*seald.Job) (*writeReq, error) {
+	vals, err := s.RecordValues(r)
+	if err != nil {
+		return nil, err
+	}
+	cr := &createReq{r: r, vals: vals, payload: payload, jobs: jobs}
+	return &writeReq{op: opCreate, create: cr, fn: func(ctx context.Context, q *querier) error {
+		var err error
+		cr.ids, err = s.InsertValues(ctx, q, opCreate, r, vals, payload, jobs)
+		return err
+	}}, nil
+}
+
+// opCreate names CreateRecord in errors, as the shared SQL does.
+const opCreate = "sqlite.CreateRecord"

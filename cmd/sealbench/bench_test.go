@@ -24,7 +24,7 @@ func TestBenchTiny(t *testing.T) {
 		pg = "none"
 	}
 	stdout, err := cli(t, "--quick", "--out", out, "--records", "200", "--duration", "1s",
-		"--warmup", "100ms", "--conns", "1,4", "--e2e-duration", "3s", "--e2e-rate", "40", "--gas-sizes", "1,4",
+		"--warmup", "100ms", "--conns", "1,4", "--e2e-duration", "3s", "--e2e-rate", "40", "--e2e-steps", "2", "--gas-sizes", "1,4",
 		"--jcs-time", "5ms", "--postgres", pg)
 	if err != nil {
 		t.Fatalf("sealbench: %v\n%s", err, stdout)
@@ -93,8 +93,8 @@ func TestBenchTiny(t *testing.T) {
 			t.Errorf("%s intake profile file %s: %v", in.Store, file, err)
 		}
 	}
-	if e := rep.E2E; e != nil && !strings.HasPrefix(e.Profile, "profile-e2e.pprof: ") {
-		t.Errorf("e2e profile: %q", e.Profile)
+	if e := rep.E2E; e != nil && len(e.Steps) > 0 && !strings.HasPrefix(e.Steps[0].Profile, "profile-e2e-40.pprof: ") {
+		t.Errorf("e2e profile: %q", e.Steps[0].Profile)
 	}
 	// The peer row: measured beside the first intake run when make test built tessera-peer (scripts/test.sh
 	// does), with that run's count of entries.
@@ -108,9 +108,20 @@ func TestBenchTiny(t *testing.T) {
 	} else if p.NotRunWhy == "" {
 		t.Errorf("peer measured without a binary: %+v", p)
 	}
-	if e := rep.E2E; e == nil || e.Accepted <= 0 || e.Completed <= 0 || e.Anchor.P50 <= 0 || e.Batches <= 0 ||
-		e.PeakRSSMB <= 0 || e.LoneCount == 0 || e.Lone.P50 <= 0 {
+	// The end-to-end section steps the offered rate (40/s, then 60/s) until one falls behind: a tiny rate
+	// keeps up, so both steps ran, each with its CPU per COMPLETED record.
+	if e := rep.E2E; e == nil || e.PeakRSSMB <= 0 || e.LoneCount == 0 || e.Lone.P50 <= 0 || len(e.Steps) == 0 {
 		t.Errorf("e2e: %+v", rep.E2E)
+	} else {
+		for i, s := range e.Steps {
+			if want := 40 * (1 + float64(i)/2); s.OfferedRate != want || s.Accepted <= 0 || s.Completed <= 0 ||
+				s.Anchor.P50 <= 0 || s.Batches <= 0 || s.CPUSeconds <= 0 || s.CPUPerRecordMs <= 0 {
+				t.Errorf("e2e step %d: %+v", i, s)
+			}
+		}
+		if e.FellBehind != !e.Steps[len(e.Steps)-1].KeptUp || (!e.FellBehind && (len(e.Steps) != 2 || e.SustainedMax != 60)) {
+			t.Errorf("e2e: fell behind %v, sustained %v, steps %+v", e.FellBehind, e.SustainedMax, e.Steps)
+		}
 	}
 	if g := rep.Gas; g == nil || g.PlainMint == 0 || len(g.Sizes) != 2 || g.Sizes[0].PerRecord <= 0 || g.Sizes[1].PerRecord <= 0 {
 		t.Errorf("gas: %+v", rep.Gas)
@@ -152,7 +163,7 @@ func TestBenchTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"sealbench --quick", "| section | target |", "## Verification, sqlite", "## Intake",
-		"## End to end", "## Gas per record", "## Canonical hashing", "throughput.png"} {
+		"## End to end", "| offered /s |", "## Gas per record", "## Canonical hashing", "throughput.png"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}

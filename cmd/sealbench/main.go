@@ -3,6 +3,7 @@
 // production binary carries none of the bench's dependencies (plotting, other canonicalizers).
 //
 //	sealbench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
+//	          [--e2e-rate R] [--e2e-steps N] [--e2e-duration D]
 package main
 
 import (
@@ -53,8 +54,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	duration := fs.Duration("duration", 0, "measured window of each closed-loop load (default 10s; 3s with --quick)")
 	warmup := fs.Duration("warmup", -1, "unmeasured warm-up before each load (default 2s; 1s with --quick)")
 	conns := fs.String("conns", "", "verification connection counts (default 1,16,64,256)")
-	e2eDuration := fs.Duration("e2e-duration", 0, "end-to-end submission window (default 60s; 15s with --quick)")
-	e2eRate := fs.Float64("e2e-rate", 0, "end-to-end offered authentications per second (default 1000)")
+	e2eDuration := fs.Duration("e2e-duration", 0, "end-to-end submission window of each offered rate (default 30s; 8s with --quick)")
+	e2eRate := fs.Float64("e2e-rate", 0, "end-to-end first offered rate, authentications per second, stepped by half "+
+		"of it (default 1000)")
+	e2eSteps := fs.Int("e2e-steps", 0, "end-to-end offered rates tried at most, until one falls behind (default 8; 4 with --quick)")
 	gasSizes := fs.String("gas-sizes", "", "anchoring batch sizes of the gas section (default 1,64,256,1024)")
 	jcsTime := fs.Duration("jcs-time", 0, "time per canonicalizer, input and round (default 1s; 200ms with --quick)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, store and load generator) to this file")
@@ -85,6 +88,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if *e2eRate > 0 {
 		cfg.E2ERate = *e2eRate
+	}
+	if *e2eSteps > 0 {
+		cfg.E2ESteps = *e2eSteps
 	}
 	if *jcsTime > 0 {
 		cfg.JCSTime = *jcsTime

@@ -54,7 +54,7 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 			s.D.Time(c.At), seald.ActionErase).Scan(&id); err != nil {
 			return err
 		}
-		if ids, err = s.insertJobs(ctx, q, c.Reference, jobs); err != nil {
+		if ids, err = s.InsertJobs(ctx, q, c.Reference, jobs); err != nil {
 			return err
 		}
 		erased = true

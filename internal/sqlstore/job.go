@@ -23,8 +23,8 @@ func (s *Store) JobValues(j *seald.Job, reference string) []any {
 	return []any{j.Kind, reference, j.Attempts, s.D.Time(j.RunAt), j.LastError}
 }
 
-// insertJobs inserts jobs, giving those with no Reference the record's, and returns their new ids.
-func (s *Store) insertJobs(ctx context.Context, q Querier, reference string, jobs []*seald.Job) ([]int64, error) {
+// InsertJobs inserts jobs, giving those with no Reference the record's, and returns their new ids.
+func (s *Store) InsertJobs(ctx context.Context, q Querier, reference string, jobs []*seald.Job) ([]int64, error) {
 	ids := make([]int64, len(jobs))
 	for i, j := range jobs {
 		if err := q.QueryRow(ctx, InsertJob, s.JobValues(j, reference)...).Scan(&ids[i]); err != nil {
@@ -164,7 +164,7 @@ func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUp
 			}
 		}
 		var err error
-		ids, err = s.insertJobs(ctx, q, j.Reference, next)
+		ids, err = s.InsertJobs(ctx, q, j.Reference, next)
 		return err
 	})
 	if err != nil {
@@ -296,7 +296,7 @@ func (s *Store) RequeueJob(ctx context.Context, j *seald.Job) (bool, error) {
 			return nil
 		}
 		var err error
-		ids, err = s.insertJobs(ctx, q, j.Reference, []*seald.Job{j})
+		ids, err = s.InsertJobs(ctx, q, j.Reference, []*seald.Job{j})
 		return err
 	})
 	if err != nil || ids == nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -100,9 +101,8 @@ func scanRecord(row Row) (*seald.Record, error) {
 		r.BatchID = *batch
 	}
 	// A mail that is not NULL is decoded into a new MailRequest: json allocates through the pointer.
-	if err := cmp.Or(jsonInto("record "+r.Reference+": merkle_path", path, &r.MerklePath),
-		jsonInto("record "+r.Reference+": mail", mail, &r.Mail)); err != nil {
-		return nil, err
+	if err := cmp.Or(jsonInto("merkle_path", path, &r.MerklePath), jsonInto("mail", mail, &r.Mail)); err != nil {
+		return nil, fmt.Errorf("record %s: %w", r.Reference, err) // named here, not on every read
 	}
 	return &r, nil
 }
@@ -124,19 +124,8 @@ func (s *Store) CreateValues(ctx context.Context, r *seald.Record, vals []any, p
 	op := s.op("CreateRecord")
 	var ids []int64
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
-		if _, err := q.Exec(ctx, InsertRecord, vals...); err != nil {
-			if seald.ErrorCode(s.D.Wrap(op, err)) == seald.ECONFLICT {
-				return Conflict(op, "record %s already exists", r.Reference)
-			}
-			return err
-		}
-		if payload != nil {
-			if _, err := q.Exec(ctx, InsertPayload, r.Reference, payload); err != nil {
-				return err
-			}
-		}
 		var err error
-		ids, err = s.insertJobs(ctx, q, r.Reference, jobs)
+		ids, err = s.InsertValues(ctx, q, op, r, vals, payload, jobs)
 		return err
 	})
 	if err != nil {
@@ -144,6 +133,25 @@ func (s *Store) CreateValues(ctx context.Context, r *seald.Record, vals []any, p
 	}
 	SetJobIDs(r.Reference, jobs, ids)
 	return nil
+}
+
+// InsertValues inserts a record from its values, its payload and its jobs on q, inside the caller's
+// transaction, and returns the jobs' ids (to set with SetJobIDs once the transaction has committed). A
+// record that exists already is ECONFLICT.
+func (s *Store) InsertValues(ctx context.Context, q Querier, op string, r *seald.Record, vals []any, payload []byte,
+	jobs []*seald.Job) ([]int64, error) {
+	if _, err := q.Exec(ctx, InsertRecord, vals...); err != nil {
+		if seald.ErrorCode(s.D.Wrap(op, err)) == seald.ECONFLICT {
+			return nil, Conflict(op, "record %s already exists", r.Reference)
+		}
+		return nil, err
+	}
+	if payload != nil {
+		if _, err := q.Exec(ctx, InsertPayload, r.Reference, payload); err != nil {
+			return nil, err
+		}
+	}
+	return s.InsertJobs(ctx, q, r.Reference, jobs)
 }
 
 // InsertPayload keeps a record's canonical data until its store step.
@@ -285,7 +293,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 		if err := s.insertEvent(ctx, q, c.Event); err != nil {
 			return err
 		}
-		ids, err = s.insertJobs(ctx, q, c.Reference, jobs)
+		ids, err = s.InsertJobs(ctx, q, c.Reference, jobs)
 		return err
 	})
 	if err != nil {

@@ -20,7 +20,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"seald.dev/seald"
 )
@@ -208,10 +210,67 @@ func jsonInto(what string, s *string, v any) error {
 	if s == nil {
 		return nil
 	}
+	if p, ok := v.(*[]string); ok {
+		if a, ok := stringArray(*s); ok {
+			*p = a
+			return nil
+		}
+	}
 	if err := json.Unmarshal([]byte(*s), v); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
+}
+
+// stringArray decodes a JSON array of strings (a Merkle path, transaction hashes) without reflection, when
+// no string holds an escape, a control character or invalid UTF-8; ok false leaves the text to
+// encoding/json, which decodes (or refuses) every form, so that both give the same result
+// (TestStringArray).
+func stringArray(s string) (_ []string, ok bool) {
+	s = strings.TrimLeft(s, " \t\r\n")
+	if len(s) == 0 || s[0] != '[' {
+		return nil, false
+	}
+	s = strings.TrimLeft(s[1:], " \t\r\n")
+	out := make([]string, 0, strings.Count(s, ",")+1)
+	if s != "" && s[0] == ']' {
+		return out, strings.TrimLeft(s[1:], " \t\r\n") == ""
+	}
+	for {
+		if len(s) == 0 || s[0] != '"' {
+			return nil, false
+		}
+		end := strings.IndexByte(s[1:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		v := s[1 : 1+end]
+		if strings.IndexByte(v, '\\') >= 0 || hasControl(v) || !utf8.ValidString(v) {
+			return nil, false
+		}
+		out = append(out, v)
+		s = strings.TrimLeft(s[2+end:], " \t\r\n")
+		switch {
+		case s == "":
+			return nil, false
+		case s[0] == ']':
+			return out, strings.TrimLeft(s[1:], " \t\r\n") == ""
+		case s[0] == ',':
+			s = strings.TrimLeft(s[1:], " \t\r\n")
+		default:
+			return nil, false
+		}
+	}
+}
+
+// hasControl reports whether s holds a byte under 0x20, which JSON strings may not hold raw.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // collect scans every row into a non-nil slice and closes the rows.
