@@ -99,9 +99,9 @@ type BatchTx struct {
 	Proofs [][]string // Proofs[i] is the Merkle path of leaf i, each node 0x-prefixed hex, leaf to root
 	// DisclosureProofs[i] is the Merkle path of record i's disclosure leaf; nil for a record without one.
 	DisclosureProofs [][]string
-	Nonce  uint64
-	TxHash string // 0x-prefixed
-	RawTx  []byte // the signed transaction as sent on the wire
+	Nonce            uint64
+	TxHash           string // 0x-prefixed
+	RawTx            []byte // the signed transaction as sent on the wire
 }
 
 // RevokeRequest asks an Anchorer for the signed transaction that revokes one token.

@@ -412,4 +412,3 @@ func DescribePaths(paths []string) string {
 	}
 	return strings.Join(out, ", ")
 }
-
