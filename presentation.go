@@ -64,7 +64,8 @@ const (
 
 // Disclosure returns the disclosure package of a record to its owner (or the operator). A record sealed
 // before selective disclosure has no commitment (EINVALID); one not anchored yet is ECONFLICT; an erased
-// one is EGONE, for good: its salts went with its key.
+// one is EGONE, for good: its salts went with its key. The package holds the data, so it is guarded as the
+// download is: the project must allow downloads, and a record's password is needed.
 func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password string) (*DisclosurePackage, error) {
 	r, err := s.owned(ctx, c, reference)
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password
 	if r.Disclosure == "" {
 		return nil, Errorf(EINVALID, "record %s was sealed before selective disclosure: it has no disclosure commitment", r.Reference)
 	}
-	if r.TokenID == 0 || r.BatchID == 0 || len(r.DisclosurePath) == 0 && !r.Anchored() {
+	if r.TokenID == 0 || r.BatchID == 0 {
 		return nil, Errorf(ECONFLICT, "record %s is not anchored yet (state %s): ask again once it is ANCHORED", r.Reference, r.State)
 	}
 	b, err := s.Store.Batch(ctx, r.BatchID)
@@ -86,6 +87,15 @@ func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password
 	}
 	if b.State != BatchConfirmed {
 		return nil, Errorf(ECONFLICT, "record %s is not anchored yet (state %s): ask again once it is ANCHORED", r.Reference, r.State)
+	}
+	if r.DisclosurePath == nil {
+		// Sealed by this version but batched by an earlier one (a rolling upgrade): its commitment is not on chain.
+		return nil, Errorf(EINVALID, "record %s was anchored without its disclosure commitment, so it has no disclosure package", r.Reference)
+	}
+	if !r.Downloadable {
+		// The package holds every member's value: a project that keeps its data from being downloaded keeps it
+		// from this too.
+		return nil, Errorf(EINVALID, "the data of record %s is not downloadable, so no disclosure package is given", reference)
 	}
 	if r.HasPassword {
 		if ok, err := s.Secrets.CheckPassword(ctx, r.PasswordHash, password); err != nil {
