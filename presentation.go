@@ -43,6 +43,8 @@ type DisclosurePackage struct {
 	SDPayload   json.RawMessage `json:"sd_payload"`
 	Commitment  string          `json:"commitment"` // lowercase hex SHA-256 of the canonical sd_payload
 	Disclosures []SDMember      `json:"disclosures"`
+	// SDJWT is the same package as an RFC 9901 SD-JWT (sdjwt.go): the issuer-signed JWT and every disclosure.
+	SDJWT string `json:"sd_jwt"`
 }
 
 // Presentation is what a holder shows a verifier: the SD payload, only the chosen disclosures (and those of
@@ -54,6 +56,8 @@ type Presentation struct {
 	DisclosureAnchor
 	SDPayload   json.RawMessage `json:"sd_payload"`
 	Disclosures []string        `json:"disclosures"`
+	// SDJWT is the presentation as an RFC 9901 SD-JWT: the issuer-signed JWT and the chosen disclosures.
+	SDJWT string `json:"sd_jwt,omitempty"`
 }
 
 // Type members of the two files.
@@ -120,13 +124,23 @@ func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password
 		return nil, &Error{Code: EINTERNAL, Op: "Disclosure", Message: "the disclosures do not match the record's commitment"}
 	}
 	ch := s.Chains[r.Network]
-	return &DisclosurePackage{
+	pkg := &DisclosurePackage{
 		Type: TypeDisclosurePackage, Version: DisclosureVersion, Reference: r.Reference,
 		DisclosureAnchor: DisclosureAnchor{Network: r.Network, ChainID: ch.ChainID, ChainName: ch.Name(),
 			Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10), MerklePath: r.DisclosurePath,
 			Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber},
 		SDPayload: sd.Payload, Commitment: r.Disclosure, Disclosures: sd.Disclosures,
-	}, nil
+	}
+	jwt, err := s.issuerJWT(r, sd.Payload, pkg.DisclosureAnchor)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]string, len(sd.Disclosures))
+	for i, d := range sd.Disclosures {
+		all[i] = d.Disclosure
+	}
+	pkg.SDJWT = sdJWTOf(jwt, all)
+	return pkg, nil
 }
 
 // ParseMemberPath reads a member path of `seald disclose --members`: a JSON pointer ("/grades/math",
@@ -179,6 +193,9 @@ func (p *DisclosurePackage) Present(pointers []string) (*Presentation, error) {
 		if keep[d.Path] {
 			out.Disclosures = append(out.Disclosures, d.Disclosure)
 		}
+	}
+	if jwt, _, ok := strings.Cut(p.SDJWT, "~"); ok && jwt != "" {
+		out.SDJWT = sdJWTOf(jwt, out.Disclosures)
 	}
 	return out, nil
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -106,9 +109,17 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 	if err != nil {
 		return exitWith(exitInvalid, "presentation of token %s is NOT valid: %s", p.TokenID, seald.ErrorMessage(err))
 	}
+	sdjwt := ""
 	if match != nil {
 		if err := match.CheckChain(&seald.Proof{BlockNumber: p.BlockNumber}, check.Sender, check.Anchored); err != nil {
 			return exitWith(exitInvalid, "presentation of token %s is NOT valid: %v", p.TokenID, err)
+		}
+		if p.SDJWT != "" {
+			kid, err := p.CheckSDJWT(hex.EncodeToString(rv.Commitment[:]), trustedKeys(src.root))
+			if err != nil {
+				return exitWith(exitInvalid, "presentation of token %s is NOT valid: %v", p.TokenID, err)
+			}
+			sdjwt = "; its SD-JWT form is signed by the issuer's key " + kid
 		}
 	}
 	chain := p.ChainName
@@ -125,10 +136,24 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 	} else {
 		what += "; NOT checked against a trust root (--no-trust): the chain, contract and anchoring address are only the presentation's own claims"
 	}
+	what += sdjwt
 	if check.Revoked {
 		fmt.Fprintf(stdout, "REVOKED: %s; the token is revoked on chain\n%s\n", what, rv.Members)
 		return &exitError{code: exitRevoked, err: fmt.Errorf("token %s is revoked on chain", p.TokenID)}
 	}
 	fmt.Fprintf(stdout, "ok: %s; not revoked\n%s\n", what, rv.Members)
 	return nil
+}
+
+// trustedKeys are the issuer's signing keys not marked compromised, by key id.
+func trustedKeys(t *seald.TrustRoot) map[string]ed25519.PublicKey {
+	out := map[string]ed25519.PublicKey{}
+	for _, k := range t.Keys {
+		pub, err := base64.StdEncoding.DecodeString(k.PublicKey)
+		if err != nil || len(pub) != ed25519.PublicKeySize || k.Status == "compromised" {
+			continue
+		}
+		out[k.KeyID] = pub
+	}
+	return out
 }

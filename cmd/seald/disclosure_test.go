@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,6 +110,32 @@ func TestDisclosureOnGeth(t *testing.T) {
 			t.Errorf("proof verify of the presentation: exit %d\n%s", code, out)
 		}
 	})
+	t.Run("an independent SD-JWT library verifies the SD-JWT form", func(t *testing.T) {
+		code, out := sdjwtIndependent(t, presA, "--trust", trust, "--require", "name,degree")
+		if code != 0 || !strings.Contains(out, `"name":"Ada Lovelace"`) || !strings.Contains(out, `"degree":"MSc Mathematics"`) {
+			t.Errorf("@sd-jwt/core on the presentation: exit %d %s", code, out)
+		}
+		for _, h := range hidden {
+			if strings.Contains(out, h) {
+				t.Errorf("@sd-jwt/core reads hidden %q: %s", h, out)
+			}
+		}
+		if out, _ := verify(presA); !strings.Contains(out, "SD-JWT form is signed by the issuer's key") {
+			t.Errorf("seald proof verify did not check the SD-JWT form:\n%s", out)
+		}
+		var pr seald.Presentation
+		_ = json.Unmarshal(b, &pr)
+		jwt, _, _ := strings.Cut(pr.SDJWT, "~")
+		var altered []string
+		for _, d := range pr.Disclosures {
+			raw, _ := base64.RawURLEncoding.DecodeString(d)
+			altered = append(altered, base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "MSc", "PhD", 1))))
+		}
+		bad := writeTemp(t, "altered.sd-jwt", []byte(jwt+"~"+strings.Join(altered, "~")+"~"))
+		if code, out := sdjwtIndependent(t, bad, "--trust", trust, "--require", "name,degree"); code != 1 {
+			t.Errorf("@sd-jwt/core on a changed degree: exit %d %s", code, out)
+		}
+	})
 	t.Run("a changed degree is refused", func(t *testing.T) {
 		var pr seald.Presentation
 		_ = json.Unmarshal(b, &pr)
@@ -115,6 +143,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 			raw, _ := base64.RawURLEncoding.DecodeString(d)
 			pr.Disclosures[i] = base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "MSc", "PhD", 1)))
 		}
+		pr.SDJWT = "" // the JSON form alone: its disclosures must be refused by themselves
 		j, _ := json.Marshal(pr)
 		if out, code := verify(writeTemp(t, "altered.json", j)); code != exitInvalid || !strings.Contains(out, "NOT valid") {
 			t.Errorf("a changed degree: exit %d\n%s", code, out)
@@ -154,4 +183,20 @@ func TestDisclosureOnGeth(t *testing.T) {
 			t.Errorf("presentation of a revoked token: exit %d\n%s", code, out)
 		}
 	})
+}
+
+// sdjwtIndependent runs tools/verify-sdjwt, which checks the SD-JWT form with @sd-jwt/core (an SD-JWT library
+// seald did not write) and Node's Ed25519, and returns its exit status and output. Its node_modules come from
+// `npm ci` (scripts/test.sh).
+func sdjwtIndependent(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	out, err := exec.Command("node", append([]string{"../../tools/verify-sdjwt/verify.mjs"}, args...)...).CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), string(out)
+	}
+	if err != nil {
+		t.Fatalf("verify-sdjwt: %v %s", err, out)
+	}
+	return 0, string(out)
 }
