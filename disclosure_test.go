@@ -2,6 +2,7 @@ package seald
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"strings"
@@ -116,6 +117,40 @@ func TestDisclosureRoundTrip(t *testing.T) {
 	t.Run("unknown member", func(t *testing.T) {
 		if _, err := pkg.Present([]string{"/nope"}); ErrorCode(err) != EINVALID {
 			t.Errorf("a member the package lacks: %v", err)
+		}
+	})
+}
+
+// FuzzPresentation: a presentation from anywhere is refused with EINVALID or revealed, never a panic; and
+// whatever it reveals was committed in its payload (Reveal's commitment is the payload's).
+func FuzzPresentation(f *testing.F) {
+	canon, _ := jcs.Canonicalize([]byte(`{"a":{"b":[1,{"c":"d"}]},"e":"f"}`))
+	sd, _ := BuildSD(canon, []byte("fuzz"))
+	pkg := &DisclosurePackage{SDPayload: sd.Payload, Disclosures: sd.Disclosures,
+		DisclosureAnchor: DisclosureAnchor{Network: "POLYGON", ChainID: "1", Contract: "0x1", TokenID: "1", Root: "0x1", TxHash: "0x1"}}
+	pr, _ := pkg.Present([]string{"/a/b/1/c"})
+	seed, _ := json.Marshal(pr)
+	f.Add(seed)
+	f.Add([]byte(`{"type":"seald-presentation","version":1}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := ParsePresentation(b)
+		if err != nil {
+			if ErrorCode(err) != EINVALID {
+				t.Fatalf("error %v is not EINVALID", err)
+			}
+			return
+		}
+		rv, err := p.Reveal()
+		if err != nil {
+			if ErrorCode(err) != EINVALID {
+				t.Fatalf("error %v is not EINVALID", err)
+			}
+			return
+		}
+		c, err := jcs.Canonicalize(bytes.TrimSpace(p.SDPayload))
+		if err != nil || sha256.Sum256(c) != rv.Commitment {
+			t.Fatalf("revealed a commitment that is not the payload's")
 		}
 	})
 }
