@@ -8,11 +8,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"sort"
 	"strconv"
 	"strings"
-
-	"seald.dev/seald/jcs"
 )
 
 // Selective disclosure (issue 35, docs/disclosure.md). At sealing, the data is also turned into an SD payload
@@ -55,13 +54,6 @@ type SDPayload struct {
 	Disclosures []SDMember
 }
 
-// disclosureSalt is the salt of the member at pointer: 128 bits, base64url without padding.
-func disclosureSalt(secret []byte, pointer string) string {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte("salt\n" + pointer))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:16])
-}
-
 // disclosureBlind is the record's blinding node of its batch's Merkle tree (evm.BatchTree): 32 bytes no one
 // but seald knows, paired with the record's content leaf so that no node of a presentation's Merkle path is a
 // function of the content hash alone (which would let a verifier confirm guesses of the hidden members).
@@ -79,29 +71,37 @@ func SDDigest(encoded string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// BuildSD discloses canonical JSON data (an object) with the salts of secret.
+// BuildSD discloses canonical JSON data (an object, RFC 8785 form as Service.hashData makes it) with the
+// salts of secret. It walks the canonical bytes once: a canonical value is already the canonical form its
+// disclosure needs, so no disclosure is encoded or canonicalized again.
 func BuildSD(canon []byte, secret []byte) (*SDPayload, error) {
-	b := &sdBuilder{secret: secret}
-	v, err := b.value("", canon)
-	if err != nil {
-		return nil, err
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(v, &top); err != nil {
+	if len(canon) == 0 || canon[0] != '{' {
 		return nil, fmt.Errorf("disclosure: the data is not an object")
 	}
-	top["_sd_alg"] = json.RawMessage(strconv.Quote(SDAlg))
-	raw, _ := json.Marshal(top)
-	payload, err := jcs.Canonicalize(raw)
+	b := &sdBuilder{canon: canon, mac: hmac.New(sha256.New, secret)}
+	v, next, err := b.value("", 0)
 	if err != nil {
 		return nil, err
 	}
+	if next != len(canon) {
+		return nil, fmt.Errorf("disclosure: bytes after the data")
+	}
+	payload := append(v[:len(v)-1:len(v)-1], `,"_sd_alg":"`+SDAlg+`"}`...)
 	return &SDPayload{Payload: payload, Commitment: sha256.Sum256(payload), Disclosures: b.out}, nil
 }
 
 type sdBuilder struct {
-	secret []byte
-	out    []SDMember
+	canon []byte
+	mac   hash.Hash
+	out   []SDMember
+}
+
+// salt is the salt of the member at pointer: 128 bits, base64url without padding.
+func (b *sdBuilder) salt(pointer string) string {
+	b.mac.Reset()
+	b.mac.Write([]byte("salt\n" + pointer))
+	var sum [sha256.Size]byte
+	return base64.RawURLEncoding.EncodeToString(b.mac.Sum(sum[:0])[:16])
 }
 
 // pointerToken escapes a member name as one RFC 6901 reference token.
@@ -109,74 +109,129 @@ func pointerToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// value returns the SD form of the JSON value at pointer: an object's members and an array's elements are
-// replaced by digests, their disclosures appended to b.out; anything else is itself.
-func (b *sdBuilder) value(pointer string, raw json.RawMessage) (json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil, fmt.Errorf("disclosure: empty value at %q", pointer)
+var errNotCanonical = fmt.Errorf("disclosure: the data is not in canonical form")
+
+// value returns the SD form of the canonical value at b.canon[i:] and where it ends: an object's members and
+// an array's elements are replaced by digests, their disclosures appended to b.out; anything else is itself.
+func (b *sdBuilder) value(pointer string, i int) ([]byte, int, error) {
+	c := b.canon
+	if i >= len(c) {
+		return nil, i, errNotCanonical
 	}
-	switch raw[0] {
+	switch c[i] {
 	case '{':
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, err
-		}
-		names := make([]string, 0, len(m))
-		for k := range m {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		digests := make([]string, 0, len(names))
-		for _, k := range names {
-			p := pointer + "/" + pointerToken(k)
-			d, err := b.disclose(p, m[k], &k)
+		var digests []string
+		i++
+		for i < len(c) && c[i] != '}' {
+			if len(digests) > 0 {
+				if c[i] != ',' {
+					return nil, i, errNotCanonical
+				}
+				i++
+			}
+			end, err := stringEnd(c, i)
+			if err != nil || end >= len(c) || c[end] != ':' {
+				return nil, i, errNotCanonical
+			}
+			rawName := c[i:end]
+			name := string(rawName[1 : len(rawName)-1])
+			if bytes.IndexByte(rawName, '\\') >= 0 {
+				if err := json.Unmarshal(rawName, &name); err != nil {
+					return nil, i, errNotCanonical
+				}
+			}
+			d, next, err := b.disclose(pointer+"/"+pointerToken(name), rawName, end+1)
 			if err != nil {
-				return nil, err
+				return nil, i, err
 			}
 			digests = append(digests, d)
+			i = next
+		}
+		if i >= len(c) {
+			return nil, i, errNotCanonical
 		}
 		sort.Strings(digests)
-		return json.Marshal(map[string][]string{"_sd": digests})
-	case '[':
-		var a []json.RawMessage
-		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, err
-		}
-		out := make([]map[string]string, len(a))
-		for i, e := range a {
-			d, err := b.disclose(pointer+"/"+strconv.Itoa(i), e, nil)
-			if err != nil {
-				return nil, err
+		out := []byte(`{"_sd":[`)
+		for k, d := range digests {
+			if k > 0 {
+				out = append(out, ',')
 			}
-			out[i] = map[string]string{"...": d}
+			out = append(append(append(out, '"'), d...), '"')
 		}
-		return json.Marshal(out)
+		return append(out, "]}"...), i + 1, nil
+	case '[':
+		out := []byte{'['}
+		i++
+		for n := 0; i < len(c) && c[i] != ']'; n++ {
+			if n > 0 {
+				if c[i] != ',' {
+					return nil, i, errNotCanonical
+				}
+				i++
+				out = append(out, ',')
+			}
+			d, next, err := b.disclose(pointer+"/"+strconv.Itoa(n), nil, i)
+			if err != nil {
+				return nil, i, err
+			}
+			out = append(append(append(out, `{"...":"`...), d...), `"}`...)
+			i = next
+		}
+		if i >= len(c) {
+			return nil, i, errNotCanonical
+		}
+		return append(out, ']'), i + 1, nil
+	case '"':
+		end, err := stringEnd(c, i)
+		return c[i:end], end, err
 	}
-	return raw, nil
+	end := i
+	for end < len(c) && c[end] != ',' && c[end] != '}' && c[end] != ']' {
+		end++
+	}
+	if end == i {
+		return nil, i, errNotCanonical
+	}
+	return c[i:end], end, nil
 }
 
-// disclose makes the disclosure of the member (name set) or array element at pointer and returns its digest.
-// The member's own disclosure comes before those of its children.
-func (b *sdBuilder) disclose(pointer string, raw json.RawMessage, name *string) (string, error) {
+// stringEnd is the index just past the JSON string that starts at c[i].
+func stringEnd(c []byte, i int) (int, error) {
+	if i >= len(c) || c[i] != '"' {
+		return i, errNotCanonical
+	}
+	for j := i + 1; j < len(c); j++ {
+		switch c[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, nil
+		}
+	}
+	return len(c), errNotCanonical
+}
+
+// disclose makes the disclosure of the member (rawName, its canonical JSON string) or array element (nil)
+// whose value starts at b.canon[i], and returns its digest and where the value ends. The member's own
+// disclosure comes before those of its children. Its JSON array is canonical as written: the salt is
+// base64url, the name and a scalar value are canonical bytes of the data, and an object's or array's SD form
+// is written canonically by value.
+func (b *sdBuilder) disclose(pointer string, rawName []byte, i int) (string, int, error) {
 	at := len(b.out)
 	b.out = append(b.out, SDMember{Path: pointer})
-	v, err := b.value(pointer, raw)
+	v, next, err := b.value(pointer, i)
 	if err != nil {
-		return "", err
+		return "", i, err
 	}
-	arr := []any{disclosureSalt(b.secret, pointer)}
-	if name != nil {
-		arr = append(arr, *name)
+	arr := make([]byte, 0, 32+len(rawName)+len(v))
+	arr = append(append(append(arr, `["`...), b.salt(pointer)...), `",`...)
+	if rawName != nil {
+		arr = append(append(arr, rawName...), ',')
 	}
-	arr = append(arr, v)
-	j, _ := json.Marshal(arr)
-	if j, err = jcs.Canonicalize(j); err != nil {
-		return "", err
-	}
-	enc := base64.RawURLEncoding.EncodeToString(j)
+	arr = append(append(arr, v...), ']')
+	enc := base64.RawURLEncoding.EncodeToString(arr)
 	b.out[at].Disclosure = enc
-	return SDDigest(enc), nil
+	return SDDigest(enc), next, nil
 }
 
 // decodeCommitment parses a record's hex commitment.
