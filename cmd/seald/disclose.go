@@ -68,12 +68,15 @@ func discloseCommand(args []string, getenv func(string) string, stdout, stderr i
 	return os.WriteFile(*out, j, 0o644)
 }
 
-// isPresentation reports whether a file read by `seald proof verify` is a selective-disclosure presentation.
-func isPresentation(b []byte) bool {
+// fileType is the type member of a file read by `seald proof verify` (a presentation's or a package's), or "".
+func fileType(b []byte) string {
 	var t struct {
 		Type string `json:"type"`
 	}
-	return json.Unmarshal(b, &t) == nil && t.Type == seald.TypePresentation
+	if json.Unmarshal(b, &t) != nil {
+		return ""
+	}
+	return t.Type
 }
 
 // presentationVerify is `seald proof verify` of a presentation: the disclosures against the payload, the

@@ -50,6 +50,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 	verify := func(file string) (string, int) {
 		return runBinary(t, bin, pins, "proof", "verify", file, "--rpc", g.URL, "--trust", trust)
 	}
+	var pkgFile string
 	present := func(ref string) (pkg *seald.DisclosurePackage, file string) {
 		r := in.get("/verification/api/v1/disclosure?reference=" + ref)
 		if r.Status != 200 {
@@ -59,7 +60,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pkgFile := writeTemp(t, ref+".package.json", r.Raw)
+		pkgFile = writeTemp(t, ref+".package.json", r.Raw)
 		file = filepath.Join(t.TempDir(), ref+".presentation.json")
 		if out, code := runBinary(t, bin, nil, "disclose", pkgFile, "--members", "name,degree", "-o", file); code != 0 {
 			t.Fatalf("seald disclose: exit %d\n%s", code, out)
@@ -68,6 +69,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 	}
 
 	pkgA, presA := present(refs[0])
+	pkgFileA := pkgFile
 	_, presB := present(refs[1])
 	b, err := os.ReadFile(presA)
 	if err != nil {
@@ -147,6 +149,11 @@ func TestDisclosureOnGeth(t *testing.T) {
 		j, _ := json.Marshal(pr)
 		if out, code := verify(writeTemp(t, "altered.json", j)); code != exitInvalid || !strings.Contains(out, "NOT valid") {
 			t.Errorf("a changed degree: exit %d\n%s", code, out)
+		}
+	})
+	t.Run("a package is not a presentation", func(t *testing.T) {
+		if out, code := verify(pkgFileA); code != exitInvalid || !strings.Contains(out, "is a disclosure package") {
+			t.Errorf("proof verify of the package: exit %d\n%s", code, out)
 		}
 	})
 	t.Run("the record's bundle still verifies", func(t *testing.T) {

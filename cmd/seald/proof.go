@@ -87,7 +87,10 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return exitWith(exitUnchecked, "%v", err)
 	}
-	if isPresentation(b) {
+	if fileType(b) == seald.TypeDisclosurePackage {
+		return exitWith(exitInvalid, "%s is a disclosure package, which reveals every member: make a presentation of some with `seald disclose %s --members ...` and verify that", file, file)
+	}
+	if fileType(b) == seald.TypePresentation {
 		if *dataFile != "" {
 			return usageError("--data: a presentation shows only some members; there is no whole data to compare")
 		}
