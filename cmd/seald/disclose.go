@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
@@ -68,15 +69,19 @@ func discloseCommand(args []string, getenv func(string) string, stdout, stderr i
 	return os.WriteFile(*out, j, 0o644)
 }
 
-// fileType is the type member of a file read by `seald proof verify` (a presentation's or a package's), or "".
+// fileType is the type member of a file read by `seald proof verify` (a presentation's or a package's, bare or
+// in the API's envelope), or "".
 func fileType(b []byte) string {
 	var t struct {
 		Type string `json:"type"`
+		Data struct {
+			Type string `json:"type"`
+		} `json:"data"`
 	}
 	if json.Unmarshal(b, &t) != nil {
 		return ""
 	}
-	return t.Type
+	return cmp.Or(t.Type, t.Data.Type)
 }
 
 // presentationVerify is `seald proof verify` of a presentation: the disclosures against the payload, the
