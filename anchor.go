@@ -80,6 +80,12 @@ type BatchRequest struct {
 	FirstTokenID uint64
 	// Hashes are the records' content hashes (SHA-256 of the canonical data), in leaf order.
 	Hashes [][32]byte
+	// Disclosures[i], when not nil, is record i's disclosure commitment and Blinds[i] its blinding node
+	// (Record.Disclosure, Record.DisclosureBlind): the tree then also holds the disclosure leaf
+	// keccak256(0x02 || uint256(token id) || commitment). Nil slices: no record has one, and the tree is the
+	// one seald built before selective disclosure.
+	Disclosures []*[32]byte
+	Blinds      []*[32]byte
 	// Nonce, when not nil, reuses that nonce: the new transaction replaces an earlier one that is stuck.
 	Nonce *uint64
 	// Attempt counts replacements; each raises the fees over the previous transaction's.
@@ -91,9 +97,11 @@ type BatchTx struct {
 	Root   string     // 0x-prefixed Merkle root
 	Leaves []string   // Leaves[i] is the 0x-prefixed leaf of Hashes[i] (binding FirstTokenID+i and the hash)
 	Proofs [][]string // Proofs[i] is the Merkle path of leaf i, each node 0x-prefixed hex, leaf to root
-	Nonce  uint64
-	TxHash string // 0x-prefixed
-	RawTx  []byte // the signed transaction as sent on the wire
+	// DisclosureProofs[i] is the Merkle path of record i's disclosure leaf; nil for a record without one.
+	DisclosureProofs [][]string
+	Nonce            uint64
+	TxHash           string // 0x-prefixed
+	RawTx            []byte // the signed transaction as sent on the wire
 }
 
 // RevokeRequest asks an Anchorer for the signed transaction that revokes one token.

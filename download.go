@@ -29,6 +29,13 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 			return nil, ErrWrongPassword
 		}
 	}
+	return s.recordData(ctx, r)
+}
+
+// recordData reads a record's canonical data back: from the store while its store step has not run, else from
+// IPFS, and decrypts it.
+func (s *Service) recordData(ctx context.Context, r *Record) ([]byte, error) {
+	reference := r.Reference
 	if r.CID == "" {
 		// Not in IPFS yet: the payload is still in the store, unless the store step moved it to IPFS since
 		// the record was read; then the record, read again, has its CID.

@@ -83,6 +83,14 @@ type Record struct {
 	BatchID    int64
 	Leaf       string   // 0x hex Merkle leaf binding token id and hash
 	MerklePath []string // 0x hex nodes, leaf to root
+	// Disclosure is the lowercase hex SHA-256 of the record's canonical SD payload (disclosure.go), anchored
+	// as the record's second Merkle leaf; empty for records sealed before selective disclosure (issue 35).
+	Disclosure string
+	// DisclosureBlind is the lowercase hex blinding node paired with the record's content leaf in its batch's tree
+	// (evm.BatchTree); empty with Disclosure.
+	DisclosureBlind string
+	// DisclosurePath is the Merkle path of the disclosure leaf, once anchored; nil without Disclosure.
+	DisclosurePath []string
 	// RevokedOnChain is set when a revocation transaction for the token has been included.
 	RevokedOnChain bool
 

@@ -185,6 +185,16 @@ func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record,
 		return nil, err
 	}
 	r.DataKey = key
+	secret, err := s.Secrets.DisclosureSecret(r.Reference, key)
+	if err != nil {
+		return nil, err
+	}
+	sd, err := BuildSD(canon, secret)
+	if err != nil {
+		return nil, err
+	}
+	blind := disclosureBlind(secret)
+	r.Disclosure, r.DisclosureBlind = hex.EncodeToString(sd.Commitment[:]), hex.EncodeToString(blind[:])
 	if err := s.Store.CreateRecord(ctx, r, env, &Job{Kind: JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
 		return nil, err
 	}

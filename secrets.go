@@ -62,6 +62,7 @@ type Secrets interface {
 	EnvelopeSealer
 	OVICodec
 	PasswordHasher
+	DisclosureKeyer
 }
 
 // SigningKey is one of the service's signing keys, as the trust root lists it.

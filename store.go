@@ -73,6 +73,8 @@ type BatchEntry struct {
 	TokenID    uint64
 	Leaf       string
 	MerklePath []string
+	// DisclosurePath is the Merkle path of the record's disclosure leaf; nil when it has no commitment.
+	DisclosurePath []string
 }
 
 // Lock is a lease on a named role (the anchor leader of a network) held by one process.

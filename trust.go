@@ -317,29 +317,11 @@ type TrustMatch struct {
 // its claim until the chain confirms it (evm.CheckProof); then CheckChain does the rest. The bundle's own
 // signature is checked by Proof.VerifySignature.
 func (t *TrustRoot) Check(p *Proof) (*TrustMatch, error) {
-	var m TrustMatch
-	var ranges []string
-	for i, n := range t.Networks {
-		if n.ChainID != p.ChainID {
-			continue
-		}
-		for _, c := range n.Contracts {
-			if !strings.EqualFold(c.Contract, p.Contract) {
-				continue
-			}
-			if p.BlockNumber >= c.FromBlock && (c.ToBlock == nil || p.BlockNumber <= *c.ToBlock) {
-				m.Network, m.Contract = &t.Networks[i], c
-			}
-			ranges = append(ranges, c.blocks())
-		}
+	mp, err := t.CheckAnchor(p.ChainID, p.Contract, p.BlockNumber)
+	if err != nil {
+		return nil, err
 	}
-	if m.Network == nil && ranges == nil {
-		return nil, fmt.Errorf("chain %s and contract %s are not the issuer's (%s)", p.ChainID, p.Contract, t.describeNetworks())
-	}
-	if m.Network == nil {
-		return nil, fmt.Errorf("contract %s anchored for the issuer only in %s, and this bundle's anchor is in block %d: "+
-			"an anchor outside that range is not the issuer's", p.Contract, strings.Join(ranges, " and "), p.BlockNumber)
-	}
+	m := *mp
 	for _, k := range t.Keys {
 		if k.PublicKey != p.PublicKey || p.Version >= 2 && k.KeyID != p.KeyID {
 			continue
@@ -356,6 +338,36 @@ func (t *TrustRoot) Check(p *Proof) (*TrustMatch, error) {
 		return &m, nil
 	}
 	return nil, fmt.Errorf("signing key %s is not one the issuer lists", cmp.Or(p.KeyID, p.PublicKey))
+}
+
+// CheckAnchor checks that the issuer anchored on the chain and contract in that block, for an anchor that
+// carries no signature of the issuer (a selective-disclosure presentation); CheckChain then checks its
+// sender. Check does this and also checks a bundle's signing key.
+func (t *TrustRoot) CheckAnchor(chainID, contract string, block uint64) (*TrustMatch, error) {
+	var m TrustMatch
+	var ranges []string
+	for i, n := range t.Networks {
+		if n.ChainID != chainID {
+			continue
+		}
+		for _, c := range n.Contracts {
+			if !strings.EqualFold(c.Contract, contract) {
+				continue
+			}
+			if block >= c.FromBlock && (c.ToBlock == nil || block <= *c.ToBlock) {
+				m.Network, m.Contract = &t.Networks[i], c
+			}
+			ranges = append(ranges, c.blocks())
+		}
+	}
+	if m.Network == nil && ranges == nil {
+		return nil, fmt.Errorf("chain %s and contract %s are not the issuer's (%s)", chainID, contract, t.describeNetworks())
+	}
+	if m.Network == nil {
+		return nil, fmt.Errorf("contract %s anchored for the issuer only in %s, and this anchor is in block %d: "+
+			"an anchor outside that range is not the issuer's", contract, strings.Join(ranges, " and "), block)
+	}
+	return &m, nil
 }
 
 // CheckChain checks what only the chain can tell, once it has confirmed the bundle's transaction and block:

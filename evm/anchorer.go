@@ -233,13 +233,9 @@ func (a *Anchorer) BuildBatch(ctx context.Context, req seald.BatchRequest) (*sea
 	if req.FirstTokenID < FirstTokenID {
 		return nil, seald.Permanent(seald.Errorf(seald.EINVALID, "token ids start at %d", FirstTokenID))
 	}
-	leaves := make([][32]byte, n)
-	for i, h := range req.Hashes {
-		leaves[i] = LeafHash(req.FirstTokenID+uint64(i), h)
-	}
-	root, proofs, err := MerkleProofs(leaves)
+	root, proofs, dproofs, err := BatchTree(req.FirstTokenID, req.Hashes, req.Disclosures, req.Blinds)
 	if err != nil {
-		return nil, err
+		return nil, seald.Permanent(seald.Errorf(seald.EINVALID, "%v", err))
 	}
 	data := a.abi.PackAnchor(root, new(big.Int).SetUint64(req.FirstTokenID), big.NewInt(int64(n)))
 	gas, err := a.anchorGas(ctx, data)
@@ -255,14 +251,15 @@ func (a *Anchorer) BuildBatch(ctx context.Context, req seald.BatchRequest) (*sea
 		return nil, err
 	}
 	b := &seald.BatchTx{Root: hexutil.Encode(root[:]), Leaves: make([]string, n), Proofs: make([][]string, n),
-		Nonce: tx.Nonce(), TxHash: tx.Hash().Hex(), RawTx: raw}
-	for i, l := range leaves {
+		DisclosureProofs: make([][]string, n), Nonce: tx.Nonce(), TxHash: tx.Hash().Hex(), RawTx: raw}
+	for i, h := range req.Hashes {
+		l := LeafHash(req.FirstTokenID+uint64(i), h)
 		b.Leaves[i] = hexutil.Encode(l[:])
 	}
 	for i, p := range proofs {
-		b.Proofs[i] = make([]string, len(p))
-		for j, node := range p {
-			b.Proofs[i][j] = hexutil.Encode(node[:])
+		b.Proofs[i] = encodeNodes(p)
+		if dproofs[i] != nil {
+			b.DisclosureProofs[i] = encodeNodes(dproofs[i])
 		}
 	}
 	return b, nil
@@ -597,4 +594,12 @@ func isTxHash(s string) bool {
 	}
 	_, err := hex.DecodeString(s[2:])
 	return err == nil
+}
+
+func encodeNodes(p [][32]byte) []string {
+	out := make([]string, len(p))
+	for j, node := range p {
+		out[j] = hexutil.Encode(node[:])
+	}
+	return out
 }

@@ -99,3 +99,73 @@ func VerifyMerkle(leaf [32]byte, proof [][32]byte, root [32]byte) bool {
 	}
 	return h == root
 }
+
+// DisclosureLeaf is the Merkle leaf of a record's selective-disclosure commitment (seald.BuildSD): it binds the
+// token id to the commitment under its own prefix, so it can never pass for a content leaf or an inner node.
+func DisclosureLeaf(tokenID uint64, commitment [32]byte) [32]byte {
+	var buf [1 + 32 + 32]byte
+	buf[0] = 0x02
+	new(big.Int).SetUint64(tokenID).FillBytes(buf[1:33])
+	copy(buf[33:], commitment[:])
+	return crypto.Keccak256Hash(buf[:])
+}
+
+// BatchTree is the Merkle tree of a batch (issue 35). Without any disclosure commitment it is exactly
+// MerkleProofs over the content leaves, as before. With some, record i's node is its content leaf paired
+// with its blinding node (a secret of seald's) when it has a commitment, else the leaf alone; the content
+// side is the tree over those nodes, the disclosure side the tree over the disclosure leaves in token order,
+// and the root pairs the two:
+//
+//	root = hashPair(contentRoot, disclosureRoot)
+//
+// A content leaf's proof is [blind,] its path in the content side, disclosureRoot; the contract's verify and
+// every existing verifier accept it unchanged. A disclosure leaf's proof is its path in the disclosure side,
+// then contentRoot. No node of a disclosure proof is a function of content hashes alone (each holds a blind
+// no presentation shows), so a presentation lets no one confirm a guess of the hidden members.
+func BatchTree(first uint64, hashes [][32]byte, commitments, blinds []*[32]byte) (root [32]byte, proofs, dproofs [][][32]byte, err error) {
+	n := len(hashes)
+	if n == 0 {
+		return root, nil, nil, errors.New("merkle: no leaves")
+	}
+	if (commitments != nil && len(commitments) != n) || len(blinds) != len(commitments) {
+		return root, nil, nil, errors.New("merkle: commitments and blinds must match the hashes")
+	}
+	nodes := make([][32]byte, n)
+	proofs = make([][][32]byte, n)
+	var dleaves [][32]byte
+	var dindex []int
+	for i, h := range hashes {
+		nodes[i] = LeafHash(first+uint64(i), h)
+		if commitments != nil && commitments[i] != nil {
+			if blinds[i] == nil {
+				return root, nil, nil, errors.New("merkle: a commitment without its blind")
+			}
+			proofs[i] = [][32]byte{*blinds[i]}
+			nodes[i] = hashPair(nodes[i], *blinds[i])
+			dleaves = append(dleaves, DisclosureLeaf(first+uint64(i), *commitments[i]))
+			dindex = append(dindex, i)
+		}
+	}
+	croot, cproofs, err := MerkleProofs(nodes)
+	if err != nil {
+		return root, nil, nil, err
+	}
+	for i := range proofs {
+		proofs[i] = append(proofs[i], cproofs[i]...)
+	}
+	if len(dleaves) == 0 {
+		return croot, proofs, make([][][32]byte, n), nil
+	}
+	droot, dp, err := MerkleProofs(dleaves)
+	if err != nil {
+		return root, nil, nil, err
+	}
+	for i := range proofs {
+		proofs[i] = append(proofs[i], droot)
+	}
+	dproofs = make([][][32]byte, n)
+	for j, i := range dindex {
+		dproofs[i] = append(dp[j], croot)
+	}
+	return hashPair(croot, droot), proofs, dproofs, nil
+}

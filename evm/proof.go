@@ -115,45 +115,13 @@ func CheckProof(ctx context.Context, client *ethclient.Client, p *seald.Proof) (
 		return nil, rejected("Merkle path does not lead from the leaf to root %s", p.Root)
 	}
 
-	// The chain.
-	id, err := client.ChainID(ctx)
+	oc, err := rootOnChain(ctx, client, p.ChainID, p.Contract, tokenID, root, p.Root)
 	if err != nil {
-		return nil, unavailable("chain id", err)
+		return nil, err
 	}
-	if p.ChainID != id.String() {
-		return nil, rejected("chain id %s does not match the node's %s", p.ChainID, id)
-	}
-	if !common.IsHexAddress(p.Contract) {
-		return nil, rejected("contract %q is not an address", p.Contract)
-	}
-	contract := common.HexToAddress(p.Contract)
-	code, err := client.CodeAt(ctx, contract, nil)
+	contract, id, reg, tok, call := oc.contract, oc.id, oc.reg, oc.tok, oc.call
+	out, err := call(reg.PackVerify(tok, hash, path))
 	if err != nil {
-		return nil, unavailable("contract code", err)
-	}
-	if len(code) == 0 {
-		return nil, rejected("no contract at %s on chain %s", contract.Hex(), id)
-	}
-	reg := registry.NewSealRegistry()
-	tok := new(big.Int).SetUint64(tokenID)
-	call := func(data []byte) ([]byte, error) {
-		return client.CallContract(ctx, ethereum.CallMsg{To: &contract, Data: data}, nil)
-	}
-	out, err := call(reg.PackRootOf(tok))
-	if err != nil {
-		if isRevert(err) {
-			return nil, rejected("contract %s has no token %d", contract.Hex(), tokenID)
-		}
-		return nil, unavailable("rootOf", err)
-	}
-	onChain, err := reg.UnpackRootOf(out)
-	if err != nil {
-		return nil, rejected("contract %s is not a SealRegistry: %v", contract.Hex(), err)
-	}
-	if onChain != root {
-		return nil, rejected("root %s is not the root contract %s holds for token %d (%s)", p.Root, contract.Hex(), tokenID, hexutil.Encode(onChain[:]))
-	}
-	if out, err = call(reg.PackVerify(tok, hash, path)); err != nil {
 		return nil, unavailable("verify", err)
 	}
 	if ok, err := reg.UnpackVerify(out); err != nil || !ok {
@@ -165,19 +133,77 @@ func CheckProof(ctx context.Context, client *ethclient.Client, p *seald.Proof) (
 	if err != nil {
 		return nil, err
 	}
-
-	if out, err = call(reg.PackIsRevoked(tok)); err != nil {
-		return nil, unavailable("isRevoked", err)
+	if check.Revoked, err = oc.revoked(); err != nil {
+		return nil, err
 	}
-	revoked, err := reg.UnpackIsRevoked(out)
-	if err != nil {
-		return nil, rejected("isRevoked: %v", err)
-	}
-	check.Revoked = revoked
 	if err := p.VerifySignature(); err != nil {
 		return nil, rejected("signature: %v", err)
 	}
 	return check, nil
+}
+
+// onChain is a bundle's contract on the node's chain, once the root it holds for the token is the bundle's.
+type onChain struct {
+	contract common.Address
+	id       *big.Int
+	reg      *registry.SealRegistry
+	tok      *big.Int
+	call     func([]byte) ([]byte, error)
+}
+
+// rootOnChain checks that the node is on chainID, that contract is a SealRegistry there, and that it holds
+// root for the token.
+func rootOnChain(ctx context.Context, client *ethclient.Client, chainID, contractHex string, tokenID uint64, root [32]byte, rootHex string) (*onChain, error) {
+	id, err := client.ChainID(ctx)
+	if err != nil {
+		return nil, unavailable("chain id", err)
+	}
+	if chainID != id.String() {
+		return nil, rejected("chain id %s does not match the node's %s", chainID, id)
+	}
+	if !common.IsHexAddress(contractHex) {
+		return nil, rejected("contract %q is not an address", contractHex)
+	}
+	contract := common.HexToAddress(contractHex)
+	code, err := client.CodeAt(ctx, contract, nil)
+	if err != nil {
+		return nil, unavailable("contract code", err)
+	}
+	if len(code) == 0 {
+		return nil, rejected("no contract at %s on chain %s", contract.Hex(), id)
+	}
+	oc := &onChain{contract: contract, id: id, reg: registry.NewSealRegistry(), tok: new(big.Int).SetUint64(tokenID)}
+	oc.call = func(data []byte) ([]byte, error) {
+		return client.CallContract(ctx, ethereum.CallMsg{To: &contract, Data: data}, nil)
+	}
+	out, err := oc.call(oc.reg.PackRootOf(oc.tok))
+	if err != nil {
+		if isRevert(err) {
+			return nil, rejected("contract %s has no token %d", contract.Hex(), tokenID)
+		}
+		return nil, unavailable("rootOf", err)
+	}
+	held, err := oc.reg.UnpackRootOf(out)
+	if err != nil {
+		return nil, rejected("contract %s is not a SealRegistry: %v", contract.Hex(), err)
+	}
+	if held != root {
+		return nil, rejected("root %s is not the root contract %s holds for token %d (%s)", rootHex, contract.Hex(), tokenID, hexutil.Encode(held[:]))
+	}
+	return oc, nil
+}
+
+// revoked reads the token's revocation.
+func (oc *onChain) revoked() (bool, error) {
+	out, err := oc.call(oc.reg.PackIsRevoked(oc.tok))
+	if err != nil {
+		return false, unavailable("isRevoked", err)
+	}
+	r, err := oc.reg.UnpackIsRevoked(out)
+	if err != nil {
+		return false, rejected("isRevoked: %v", err)
+	}
+	return r, nil
 }
 
 // checkAnchorTx checks that the bundle's transaction is a successful anchor call on the contract, in the

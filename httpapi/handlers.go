@@ -418,6 +418,42 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	writeOK(w, r, http.StatusOK, rawJSON(data))
 }
 
+// disclosure gives a record's owner its selective-disclosure package (docs/disclosure.md). The package holds
+// the data, so a record's password guards it as it guards the download, with the same throttle.
+func (s *Server) disclosure(w http.ResponseWriter, r *http.Request) {
+	ref, err := query(r, "reference")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if len(r.Header.Values("X-Data-Password")) > 1 {
+		s.writeError(w, r, seald.Errorf(seald.EINVALID, "the X-Data-Password header is given more than once; send it once"))
+		return
+	}
+	c := callerOf(r.Context())
+	if c == nil {
+		s.writeError(w, r, seald.ErrNoCaller)
+		return
+	}
+	for _, k := range []string{"record " + ref, "key " + c.KeyID} {
+		if ok, after := s.passwordFailures.allowed(k); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "too many wrong passwords for this %s; try again later", strings.Fields(k)[0]))
+			return
+		}
+	}
+	pkg, err := s.Service.Disclosure(r.Context(), c, ref, r.Header.Get("X-Data-Password"))
+	if err != nil {
+		if errors.Is(err, seald.ErrWrongPassword) {
+			s.passwordFailures.fail("record " + ref)
+			s.passwordFailures.fail("key " + c.KeyID)
+		}
+		s.writeError(w, r, err)
+		return
+	}
+	writeOK(w, r, http.StatusOK, pkg)
+}
+
 // rawJSON is canonical JSON passed through as it is.
 type rawJSON []byte
 

@@ -22,6 +22,7 @@ var (
 	_ httpapi.Authenticator = (*seald.Service)(nil)
 	_ httpapi.Verifier      = (*seald.Service)(nil)
 	_ httpapi.Sealer        = (*seald.Service)(nil)
+	_ httpapi.Discloser     = (*seald.Service)(nil)
 	_ httpapi.RecordKeeper  = (*seald.Service)(nil)
 	_ httpapi.Eraser        = (*seald.Service)(nil)
 	_ httpapi.TenantUpdater = (*seald.Service)(nil)

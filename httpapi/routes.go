@@ -39,6 +39,7 @@ func (s *Server) routes() http.Handler {
 	handle("POST", "/webhooks/deliveries/{id}/replay", s.authenticate(s.replayDelivery))
 	handle("GET", "/verification/api/v1/verify/ovi", s.authenticate(s.verifyOVI))
 	handle("GET", "/svc-data/data/download", s.authenticate(s.download))
+	handle("GET", "/verification/api/v1/disclosure", s.authenticate(s.disclosure))
 	handle("GET", "/.well-known/seald-key", s.publicKey)
 	handle("GET", "/.well-known/seald-trust.json", s.trustRoot)
 	handle("GET", "/healthz", s.healthz)

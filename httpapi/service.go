@@ -43,6 +43,11 @@ type Eraser interface {
 	Erase(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
 }
 
+// Discloser gives a record's owner its selective-disclosure package.
+type Discloser interface {
+	Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error)
+}
+
 // TenantUpdater changes the caller's business and project details.
 type TenantUpdater interface {
 	UpdateTenant(ctx context.Context, c *seald.Caller, u seald.TenantUpdate) (*seald.Business, *seald.Project, error)
@@ -73,6 +78,7 @@ type Service interface {
 	Sealer
 	RecordKeeper
 	Eraser
+	Discloser
 	TenantUpdater
 	WebhookKeeper
 	Issuer

@@ -116,6 +116,7 @@ func TestRouteWithoutAuthenticationChangesNothing(t *testing.T) {
 		"GET /webhooks/{id}/deliveries":                            {s.listDeliveries, "", ""},
 		"POST /webhooks/deliveries/{id}/replay":                    {s.replayDelivery, "", ""},
 		"GET /svc-data/data/download":                              {s.download, "?reference=" + ref, ""},
+		"GET /verification/api/v1/disclosure":                      {s.disclosure, "?reference=" + ref, ""},
 	}
 	for _, route := range authenticatedRoutes(t) {
 		if _, ok := calls[route]; !ok && !strings.HasPrefix(route, "GET "+verifyPrefix) && !strings.HasPrefix(route, "POST "+verifyPrefix) {

@@ -28,6 +28,7 @@ type Service struct {
 	ChangeStatusFn func(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, *seald.StatusChange, error)
 	HistoryFn      func(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
 	DownloadFn     func(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
+	DisclosureFn   func(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error)
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
 	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error)
 
@@ -135,6 +136,14 @@ func (s *Service) Download(ctx context.Context, c *seald.Caller, reference, pass
 		unset("Download")
 	}
 	return s.DownloadFn(ctx, c, reference, password)
+}
+
+// Disclosure calls DisclosureFn.
+func (s *Service) Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error) {
+	if s.DisclosureFn == nil {
+		unset("Disclosure")
+	}
+	return s.DisclosureFn(ctx, c, reference, password)
 }
 
 // Erase calls EraseFn.

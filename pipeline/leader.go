@@ -291,13 +291,9 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*seal
 		st.reconcile = false
 		return fmt.Errorf("the chain's next token id %d is behind the store's %d: reconciling", first, stored)
 	}
-	req := seald.BatchRequest{FirstTokenID: first, Hashes: make([][32]byte, len(queue))}
-	for i, r := range queue {
-		h, err := decodeHash(r.Hash)
-		if err != nil {
-			return err
-		}
-		req.Hashes[i] = h
+	req := seald.BatchRequest{FirstTokenID: first}
+	if req.Hashes, req.Disclosures, req.Blinds, err = batchLeaves(queue); err != nil {
+		return err
 	}
 	req.Nonce = st.reuseNonce
 	tx, err := st.a.BuildBatch(ctx, req)
@@ -319,6 +315,9 @@ func (p *Pipeline) openBatch(ctx context.Context, st *leaderState, queue []*seal
 	entries := make([]seald.BatchEntry, len(queue))
 	for i, r := range queue {
 		entries[i] = seald.BatchEntry{Reference: r.Reference, TokenID: first + uint64(i), Leaf: tx.Leaves[i], MerklePath: tx.Proofs[i]}
+		if i < len(tx.DisclosureProofs) {
+			entries[i].DisclosurePath = tx.DisclosureProofs[i]
+		}
 	}
 	t := placed
 	t.Fence = st.fence
@@ -401,11 +400,12 @@ func (p *Pipeline) progress(ctx context.Context, st *leaderState, b *seald.Batch
 	}
 	if p.now().Sub(b.UpdatedAt) > p.ReplaceAfter {
 		nonce := b.Nonce
-		hashes, err := p.batchHashes(ctx, b)
+		req, err := p.batchRequest(ctx, b)
 		if err != nil {
 			return 0, err
 		}
-		tx, err := st.a.BuildBatch(ctx, seald.BatchRequest{FirstTokenID: b.FirstTokenID, Hashes: hashes, Nonce: &nonce, Attempt: b.Attempt + 1})
+		req.Nonce, req.Attempt = &nonce, b.Attempt+1
+		tx, err := st.a.BuildBatch(ctx, req)
 		if err != nil {
 			p.setBatchError(ctx, st, b, err)
 			return 0, err
@@ -480,19 +480,47 @@ func (p *Pipeline) nonceTaken(ctx context.Context, st *leaderState, b *seald.Bat
 	return p.failBatch(ctx, st, b, fmt.Errorf("its nonce %d went to another transaction of the anchoring key: %w", b.Nonce, cause))
 }
 
-// batchHashes reads the content hashes of a batch's records in token order, to rebuild its transaction.
-func (p *Pipeline) batchHashes(ctx context.Context, b *seald.Batch) ([][32]byte, error) {
-	hashes := make([][32]byte, b.Count)
+// batchRequest reads the leaves of a batch's records in token order, to rebuild its transaction.
+func (p *Pipeline) batchRequest(ctx context.Context, b *seald.Batch) (seald.BatchRequest, error) {
+	rs := make([]*seald.Record, b.Count)
 	for i := range b.Count {
 		r, err := p.Store.RecordByToken(ctx, b.Network, b.FirstTokenID+uint64(i))
 		if err != nil {
-			return nil, err
+			return seald.BatchRequest{}, err
 		}
-		if hashes[i], err = decodeHash(r.Hash); err != nil {
-			return nil, err
-		}
+		rs[i] = r
 	}
-	return hashes, nil
+	req := seald.BatchRequest{FirstTokenID: b.FirstTokenID}
+	var err error
+	req.Hashes, req.Disclosures, req.Blinds, err = batchLeaves(rs)
+	return req, err
+}
+
+// batchLeaves returns the content hashes of records and, if any has one, their disclosure commitments and
+// blinds (nil for a record sealed before selective disclosure).
+func batchLeaves(rs []*seald.Record) (hashes [][32]byte, commitments, blinds []*[32]byte, err error) {
+	hashes = make([][32]byte, len(rs))
+	for i, r := range rs {
+		if hashes[i], err = decodeHash(r.Hash); err != nil {
+			return nil, nil, nil, err
+		}
+		if r.Disclosure == "" {
+			continue
+		}
+		if commitments == nil {
+			commitments, blinds = make([]*[32]byte, len(rs)), make([]*[32]byte, len(rs))
+		}
+		c, err := decodeHash(r.Disclosure)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("record %s: disclosure commitment: %w", r.Reference, err)
+		}
+		bl, err := decodeHash(r.DisclosureBlind)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("record %s: disclosure blind: %w", r.Reference, err)
+		}
+		commitments[i], blinds[i] = &c, &bl
+	}
+	return hashes, commitments, blinds, nil
 }
 
 func (p *Pipeline) setQueueError(ctx context.Context, st *leaderState, cause error) {

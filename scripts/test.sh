@@ -21,6 +21,11 @@ eval "$(scripts/peers.sh)"
 if [ ! -d tools/verify-bundle/node_modules/ethers ]; then
   (cd tools/verify-bundle && npm ci --no-audit --no-fund --silent)
 fi
+# The independent SD-JWT checker (tools/verify-sdjwt: Node and @sd-jwt/core) of selective-disclosure
+# presentations; pinned the same way.
+if [ ! -d tools/verify-sdjwt/node_modules/@sd-jwt/core ]; then
+  (cd tools/verify-sdjwt && npm ci --no-audit --no-fund --silent)
+fi
 # axe-core, which the browser tests run on every state of the verification page; pinned the same way.
 if [ ! -d tools/axe/node_modules/axe-core ]; then
   (cd tools/axe && npm ci --no-audit --no-fund --silent)

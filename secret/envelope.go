@@ -1,7 +1,9 @@
 package secret
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
@@ -181,4 +183,30 @@ func (k *Keys) OpenDetached(reference, key string, env []byte) ([]byte, error) {
 		return nil, errors.New("envelope: the payload does not open")
 	}
 	return plain, nil
+}
+
+// DisclosureSecret derives a record's disclosure secret from its data key (a key of SealDetached):
+// HMAC-SHA256(data key, "seald/disclosure/v1|" + reference). The salts of the record's selective disclosures
+// are derived from it (seald.BuildSD), so erasing the wrapped data key destroys them: no one can make the
+// record's disclosures again. A record sealed before version 3 (empty key) has none.
+func (k *Keys) DisclosureSecret(reference, key string) ([]byte, error) {
+	b64, ok := strings.CutPrefix(key, detachedKeyPrefix)
+	if !ok {
+		return nil, errors.New("disclosure: not a wrapped data key")
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(b64)
+	if err != nil || len(raw) < 8 {
+		return nil, errors.New("disclosure: the wrapped data key is malformed")
+	}
+	m, ok := k.master(hex.EncodeToString(raw[:8]))
+	if !ok {
+		return nil, errors.New("disclosure: the data key is wrapped under a master key this service does not have")
+	}
+	dataKey, err := openX(m.key[:], raw[8:], []byte("seald/data-key/v3|"+reference))
+	if err != nil {
+		return nil, errors.New("disclosure: the data key does not open with this service's master key")
+	}
+	mac := hmac.New(sha256.New, dataKey)
+	mac.Write([]byte("seald/disclosure/v1|" + reference))
+	return mac.Sum(nil), nil
 }

@@ -147,6 +147,7 @@ var foreignFlags = map[string][]string{
 	"dev":         {"geth"},
 	"http":        {"geth"}, // --http.corsdomain
 	"rm":          {"docker"},
+	"require":     {"verify-sdjwt/verify.mjs"},
 }
 
 func foreign(flag, line string) bool {

@@ -50,10 +50,14 @@ commands:
   record history REFERENCE [--json]       the record's audit trail: each status change, when, by which key, why
   record erase REFERENCE --reason TEXT    destroy the record's data key and stored copy; its proof stays valid
   proof verify FILE --rpc URL --trust FILE|URL [--trust-repin] [--data FILE] | --no-trust
-                                          check a proof bundle against the chain and the issuer's
-                                          trust root, without seald; exit 0 valid, 1 NOT valid,
+                                          check a proof bundle (or a presentation of seald disclose)
+                                          against the chain and the issuer's trust root, without
+                                          seald; exit 0 valid, 1 NOT valid,
                                           2 could not check, 3 valid but revoked on chain; a
                                           trust root URL is pinned (--trust-pin-dir)
+  disclose PACKAGE --members name,degree [-o FILE]
+                                          offline: a presentation of chosen members from a disclosure
+                                          package (GET /verification/api/v1/disclosure), hiding the rest
   trust export [--url URL] [--out FILE]   write the issuer's trust root (from a running serve)
   trust retire-contract --chain-id N --contract A --anchorer A --to-block N [--network N] [--from-block N]
                                           list a contract no longer anchored on, for its block range only
@@ -149,6 +153,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "verify":
 		return verifyCommand(ctx, rest, getenv, stdout, stderr)
+	case "disclose":
+		return discloseCommand(rest, getenv, stdout, stderr)
 	case "seal":
 		return sealCommand(ctx, rest, getenv, stdout, stderr)
 	case "status":

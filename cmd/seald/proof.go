@@ -56,7 +56,7 @@ func exitCode(err error) int {
 	return 1
 }
 
-// proofVerify checks a proof bundle against a chain's RPC endpoint and the issuer's trust root, without
+// proofVerify checks a proof bundle, or a selective-disclosure presentation (disclose.go), against a chain's RPC endpoint and the issuer's trust root, without
 // calling seald. FILE may be a bare bundle, an API answer with ?proof=1, or the output of
 // `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -86,6 +86,21 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return exitWith(exitUnchecked, "%v", err)
+	}
+	if fileType(b) == seald.TypeDisclosurePackage {
+		return exitWith(exitInvalid, "%s is a disclosure package, which reveals every member: make a presentation of some with `seald disclose %s --members ...` and verify that", file, file)
+	}
+	if fileType(b) == seald.TypePresentation {
+		if *dataFile != "" {
+			return usageError("--data: a presentation shows only some members; there is no whole data to compare")
+		}
+		var src *trustSource
+		if *trust != "" {
+			if src, err = loadTrust(ctx, *trust, *pinDir, *repin); err != nil {
+				return exitWith(exitUnchecked, "--trust: %v", err)
+			}
+		}
+		return presentationVerify(ctx, b, file, *rpc, src, stdout, stderr)
 	}
 	p, err := seald.ParseProof(unwrapProof(b))
 	if err != nil {

@@ -83,9 +83,13 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 			if err != nil {
 				return err
 			}
+			dpath, err := jsonText(e.DisclosurePath, e.DisclosurePath == nil)
+			if err != nil {
+				return err
+			}
 			n, err := q.Exec(ctx, `UPDATE records SET state = ?, batch_id = ?, token_id = ?, leaf = ?,
-				merkle_path = ?, updated_at = ?`+reached+` WHERE reference = ? AND state = ? AND network = ? AND batch_id IS NULL`,
-				append([]any{string(t.To), id, token, e.Leaf, path, s.D.Time(now)}, append(reachedArgs,
+				merkle_path = ?, disclosure_path = ?, updated_at = ?`+reached+` WHERE reference = ? AND state = ? AND network = ? AND batch_id IS NULL`,
+				append([]any{string(t.To), id, token, e.Leaf, path, dpath, s.D.Time(now)}, append(reachedArgs,
 					e.Reference, string(t.From), b.Network)...)...)
 			if err := mustAffect(n, err, Conflict(op, "record %s is not waiting in %s on %s", e.Reference, t.From, b.Network)); err != nil {
 				return err
@@ -235,7 +239,7 @@ func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transitio
 			reached += `, ` + c + ` = NULL`
 		}
 		_, err = q.Exec(ctx, `UPDATE records SET state = ?, batch_id = NULL, token_id = NULL, leaf = '',
-			merkle_path = NULL, error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
+			merkle_path = NULL, disclosure_path = NULL, error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
 			append(append([]any{string(t.To), errorType, errorMessage, s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
 		return err
 	})

@@ -18,7 +18,7 @@ var RecordColumns = []string{"reference", "pipeline", "business_id", "project_id
 	"leaf", "merkle_path", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
 	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at",
 	"data_key", "erased_at", "ipfs_stored_at", "anchor_submitted_at", "anchored_at", "email_sent_at", "completed_at",
-	"failed_at"}
+	"failed_at", "disclosure", "disclosure_blind", "disclosure_path"}
 
 // reachedColumn is the column of the time a record reached st (Record.Reached): "" for PENDING, whose time is
 // created_at, and for a state that is not one.
@@ -61,6 +61,10 @@ func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	dpath, err := jsonText(r.DisclosurePath, r.DisclosurePath == nil)
+	if err != nil {
+		return nil, err
+	}
 	return []any{r.Reference, r.Pipeline, r.BusinessID, r.ProjectID, r.Network, r.Hash, r.MimeType,
 		string(r.Privacy), string(r.Status), string(r.State), r.ErrorType, r.ErrorMessage, r.CID, r.EncryptedFile,
 		nullInt(token), nullInt(r.BatchID), r.Leaf, path, r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned,
@@ -68,14 +72,14 @@ func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
 		s.D.Time(r.UpdatedAt), r.DataKey, s.nullTime(timeOrNil(r.ErasedAt)), s.nullTime(timeOrNil(r.Reached.IPFSStored)),
 		s.nullTime(timeOrNil(r.Reached.AnchorSubmitted)), s.nullTime(timeOrNil(r.Reached.Anchored)),
 		s.nullTime(timeOrNil(r.Reached.EmailSent)), s.nullTime(timeOrNil(r.Reached.Completed)),
-		s.nullTime(timeOrNil(r.Reached.Failed))}, nil
+		s.nullTime(timeOrNil(r.Reached.Failed)), nullString(r.Disclosure), nullString(r.DisclosureBlind), dpath}, nil
 }
 
 func scanRecord(row Row) (*seald.Record, error) {
 	var r seald.Record
 	var privacy, status, state string
 	var token, batch *int64
-	var path, mail *string
+	var path, mail, disclosure, blind, dpath *string
 	// erased_at, then the times of Reached: NULL when not set.
 	var times [7]*time.Time
 	if err := row.Scan(&r.Reference, &r.Pipeline, &r.BusinessID, &r.ProjectID, &r.Network, &r.Hash, &r.MimeType,
@@ -83,7 +87,7 @@ func scanRecord(row Row) (*seald.Record, error) {
 		&path, &r.RevokedOnChain, &r.IsEmail, &r.IsEncrypted, &r.IsSigned, &r.HasPassword, &r.Downloadable,
 		&r.PasswordHash, &mail, &r.MessageID, &r.OVI, &r.Signature, Time{T: &r.CreatedAt}, Time{T: &r.UpdatedAt}, &r.DataKey,
 		Time{Null: &times[0]}, Time{Null: &times[1]}, Time{Null: &times[2]}, Time{Null: &times[3]},
-		Time{Null: &times[4]}, Time{Null: &times[5]}, Time{Null: &times[6]}); err != nil {
+		Time{Null: &times[4]}, Time{Null: &times[5]}, Time{Null: &times[6]}, &disclosure, &blind, &dpath); err != nil {
 		return nil, err
 	}
 	into := [7]*time.Time{&r.ErasedAt, &r.Reached.IPFSStored, &r.Reached.AnchorSubmitted, &r.Reached.Anchored,
@@ -93,6 +97,12 @@ func scanRecord(row Row) (*seald.Record, error) {
 			*into[i] = *t
 		}
 	}
+	if disclosure != nil {
+		r.Disclosure = *disclosure
+	}
+	if blind != nil {
+		r.DisclosureBlind = *blind
+	}
 	r.Privacy, r.Status, r.State = seald.Privacy(privacy), seald.Status(status), seald.State(state)
 	if token != nil {
 		r.TokenID = uint64(*token)
@@ -101,7 +111,8 @@ func scanRecord(row Row) (*seald.Record, error) {
 		r.BatchID = *batch
 	}
 	// A mail that is not NULL is decoded into a new MailRequest: json allocates through the pointer.
-	if err := cmp.Or(jsonInto("merkle_path", path, &r.MerklePath), jsonInto("mail", mail, &r.Mail)); err != nil {
+	if err := cmp.Or(jsonInto("merkle_path", path, &r.MerklePath), jsonInto("disclosure_path", dpath, &r.DisclosurePath),
+		jsonInto("mail", mail, &r.Mail)); err != nil {
 		return nil, fmt.Errorf("record %s: %w", r.Reference, err) // named here, not on every read
 	}
 	return &r, nil

@@ -1,0 +1,183 @@
+package seald
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"seald.dev/seald/jcs"
+)
+
+func TestDisclosureRoundTrip(t *testing.T) {
+	data := []byte(`{"name":"Ada Lovelace","degree":"MSc","grades":{"math":19.5,"logic":18},"birthdate":"1815-12-10","tags":["a",{"x":1}]}`)
+	canon, err := jcs.Canonicalize(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := bytes.Repeat([]byte{7}, 32)
+	sd, err := BuildSD(canon, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := BuildSD(canon, secret)
+	if again.Commitment != sd.Commitment {
+		t.Fatal("the payload is not deterministic for one secret")
+	}
+	other, _ := BuildSD(canon, bytes.Repeat([]byte{8}, 32))
+	if other.Commitment == sd.Commitment {
+		t.Fatal("another secret gives the same commitment")
+	}
+	for _, v := range []string{"Ada", "MSc", "19.5", "1815", "math"} {
+		if bytes.Contains(sd.Payload, []byte(v)) {
+			t.Errorf("the payload holds %q: %s", v, sd.Payload)
+		}
+	}
+	paths := map[string]bool{}
+	for _, d := range sd.Disclosures {
+		paths[d.Path] = true
+	}
+	for _, p := range []string{"/name", "/degree", "/grades", "/grades/math", "/grades/logic", "/birthdate", "/tags", "/tags/0", "/tags/1", "/tags/1/x"} {
+		if !paths[p] {
+			t.Errorf("no disclosure of %s (%v)", p, paths)
+		}
+	}
+	pkg := &DisclosurePackage{Type: TypeDisclosurePackage, Version: DisclosureVersion, SDPayload: sd.Payload, Disclosures: sd.Disclosures,
+		DisclosureAnchor: DisclosureAnchor{TokenID: "1", Root: "0x00"}}
+	var ptrs []string
+	for _, m := range []string{"name", "degree", "grades.math", "/tags/1"} {
+		p, err := ParseMemberPath(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ptrs = append(ptrs, p)
+	}
+	pr, err := pkg.Present(ptrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv, err := pr.Reveal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rv.Commitment != sd.Commitment {
+		t.Error("the revealed commitment is not the sealed one")
+	}
+	var got map[string]any
+	_ = json.Unmarshal(rv.Members, &got)
+	want := `{"degree":"MSc","grades":{"math":19.5},"name":"Ada Lovelace","tags":[{"x":1}]}`
+	if string(rv.Members) != want {
+		t.Errorf("revealed %s, want %s", rv.Members, want)
+	}
+	file, _ := json.Marshal(pr)
+	decoded := string(file)
+	for _, enc := range pr.Disclosures {
+		b, _ := base64.RawURLEncoding.DecodeString(enc)
+		decoded += string(b)
+	}
+	for _, hidden := range []string{"1815-12-10", "18", "logic", `"a"`} {
+		if strings.Contains(decoded, hidden) {
+			t.Errorf("the presentation holds hidden %s", hidden)
+		}
+	}
+	for _, d := range sd.Disclosures {
+		if d.Path == "/birthdate" || d.Path == "/grades/logic" {
+			b, _ := base64.RawURLEncoding.DecodeString(d.Disclosure)
+			var arr []any
+			_ = json.Unmarshal(b, &arr)
+			if strings.Contains(decoded, arr[0].(string)) {
+				t.Errorf("the presentation holds the salt of %s", d.Path)
+			}
+		}
+	}
+
+	t.Run("altered value", func(t *testing.T) {
+		bad := *pr
+		bad.Disclosures = append([]string(nil), pr.Disclosures...)
+		for i, enc := range bad.Disclosures {
+			b, _ := base64.RawURLEncoding.DecodeString(enc)
+			if strings.Contains(string(b), `"MSc"`) {
+				bad.Disclosures[i] = base64.RawURLEncoding.EncodeToString(bytes.Replace(b, []byte("MSc"), []byte("PhD"), 1))
+			}
+		}
+		if _, err := bad.Reveal(); ErrorCode(err) != EINVALID {
+			t.Errorf("an altered degree: %v", err)
+		}
+	})
+	t.Run("altered payload", func(t *testing.T) {
+		bad := *pr
+		bad.SDPayload = bytes.Replace(pr.SDPayload, []byte(`"_sd":["`), []byte(`"_sd":["x`), 1)
+		rv, err := bad.Reveal()
+		if err == nil && rv.Commitment == sd.Commitment {
+			t.Error("an altered payload keeps the commitment")
+		}
+	})
+	t.Run("unknown member", func(t *testing.T) {
+		if _, err := pkg.Present([]string{"/nope"}); ErrorCode(err) != EINVALID {
+			t.Errorf("a member the package lacks: %v", err)
+		}
+	})
+}
+
+// FuzzPresentation: a presentation from anywhere is refused with EINVALID or revealed, never a panic; and
+// whatever it reveals was committed in its payload (Reveal's commitment is the payload's).
+func FuzzPresentation(f *testing.F) {
+	canon, _ := jcs.Canonicalize([]byte(`{"a":{"b":[1,{"c":"d"}]},"e":"f"}`))
+	sd, _ := BuildSD(canon, []byte("fuzz"))
+	pkg := &DisclosurePackage{SDPayload: sd.Payload, Disclosures: sd.Disclosures,
+		DisclosureAnchor: DisclosureAnchor{Network: "POLYGON", ChainID: "1", Contract: "0x1", TokenID: "1", Root: "0x1", TxHash: "0x1"}}
+	pr, _ := pkg.Present([]string{"/a/b/1/c"})
+	seed, _ := json.Marshal(pr)
+	f.Add(seed)
+	f.Add([]byte(`{"type":"seald-presentation","version":1}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := ParsePresentation(b)
+		if err != nil {
+			if ErrorCode(err) != EINVALID {
+				t.Fatalf("error %v is not EINVALID", err)
+			}
+			return
+		}
+		rv, err := p.Reveal()
+		if err != nil {
+			if ErrorCode(err) != EINVALID {
+				t.Fatalf("error %v is not EINVALID", err)
+			}
+			return
+		}
+		c, err := jcs.Canonicalize(bytes.TrimSpace(p.SDPayload))
+		if err != nil || sha256.Sum256(c) != rv.Commitment {
+			t.Fatalf("revealed a commitment that is not the payload's")
+		}
+	})
+}
+
+// BenchmarkBuildSD is the cost selective disclosure adds to a seal, beside the canonical hash every seal
+// already pays ("hash": canonicalization and SHA-256), for a small record and a 64 KiB one.
+func BenchmarkBuildSD(b *testing.B) {
+	for _, size := range []int{1 << 10, 64 << 10} {
+		canon, err := jcs.Canonicalize(jcs.Sample(size))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strconv.Itoa(size)+"B/hash", func(b *testing.B) {
+			b.SetBytes(int64(len(canon)))
+			for b.Loop() {
+				c, _ := jcs.Canonicalize(canon)
+				_ = sha256.Sum256(c)
+			}
+		})
+		b.Run(strconv.Itoa(size)+"B/sd", func(b *testing.B) {
+			b.SetBytes(int64(len(canon)))
+			for b.Loop() {
+				if _, err := BuildSD(canon, []byte("secret")); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package seald
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"strings"
+)
+
+// The SD-JWT form (RFC 9901) of a disclosure package and of its presentations, so that an SD-JWT library
+// nobody here wrote reads and verifies the disclosed members. The issuer-signed JWT has the header
+// {"alg": "EdDSA", "typ": "sd+jwt", "kid": KeyID of the signing key} and, as its payload, the record's SD
+// payload (the same _sd digests and _sd_alg whose SHA-256 is the anchored commitment) with these plain claims:
+//
+//	iss         the issuer (the trust root's issuer: the service's public URL)
+//	iat         when the record was sealed (seconds)
+//	seald       {"network", "chain_id", "contract", "token_id", "commitment"}: where the commitment is anchored
+//
+// It is signed with the service's current Ed25519 signing key, whose public half the trust root lists. The
+// package's form is the JWT followed by every disclosure ("JWT~d1~…~dn~"); a presentation's, by the chosen
+// ones only. There is no key binding: as with the JSON presentation, whoever holds it can show it.
+
+// SDJWTType is the typ of seald's issuer-signed JWTs.
+const SDJWTType = "sd+jwt"
+
+// issuerJWT signs the issuer JWT of a record's SD payload.
+func (s *Service) issuerJWT(r *Record, payload []byte, a DisclosureAnchor) (string, error) {
+	var claims map[string]any
+	if err := json.Unmarshal(payload, &claims); err != nil {
+		return "", err
+	}
+	claims["iss"] = strings.TrimRight(s.PublicURL, "/")
+	claims["iat"] = r.CreatedAt.Unix()
+	claims["seald"] = map[string]string{"network": a.Network, "chain_id": a.ChainID, "contract": a.Contract,
+		"token_id": a.TokenID, "commitment": r.Disclosure}
+	header, _ := json.Marshal(map[string]string{"alg": "EdDSA", "typ": SDJWTType, "kid": KeyID(s.Secrets.PublicKey())})
+	body, err := json.Marshal(claims)
+	if err != nil {
+		return "", err
+	}
+	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(body)
+	return input + "." + base64.RawURLEncoding.EncodeToString(s.Secrets.Sign([]byte(input))), nil
+}
+
+// sdJWTOf joins an issuer JWT and disclosures into an SD-JWT without key binding.
+func sdJWTOf(jwt string, disclosures []string) string {
+	var b strings.Builder
+	b.WriteString(jwt)
+	b.WriteByte('~')
+	for _, d := range disclosures {
+		b.WriteString(d)
+		b.WriteByte('~')
+	}
+	return b.String()
+}
+
+// CheckSDJWT checks the SD-JWT form of a presentation against the presentation itself and the issuer's
+// keys: the JWT is signed by one of keys (EdDSA), its _sd and _sd_alg are the presentation's payload, its
+// seald claim names the presentation's anchor and commitment, and its disclosures are the presentation's.
+// It returns the id of the key that signed it.
+func (p *Presentation) CheckSDJWT(commitment string, keys map[string]ed25519.PublicKey) (string, error) {
+	parts := strings.Split(p.SDJWT, "~")
+	if len(parts) < 2 || parts[len(parts)-1] != "" {
+		return "", errors.New("sd_jwt is not an SD-JWT without key binding (JWT~disclosures~)")
+	}
+	jwt, discl := parts[0], parts[1:len(parts)-1]
+	seg := strings.Split(jwt, ".")
+	if len(seg) != 3 {
+		return "", errors.New("sd_jwt: the issuer JWT is not a compact JWS")
+	}
+	hb, err1 := base64.RawURLEncoding.DecodeString(seg[0])
+	pb, err2 := base64.RawURLEncoding.DecodeString(seg[1])
+	sig, err3 := base64.RawURLEncoding.DecodeString(seg[2])
+	if err1 != nil || err2 != nil || err3 != nil {
+		return "", errors.New("sd_jwt: the issuer JWT is not base64url")
+	}
+	var h struct{ Alg, Typ, Kid string }
+	if json.Unmarshal(hb, &h) != nil || h.Alg != "EdDSA" {
+		return "", errors.New("sd_jwt: the issuer JWT is not EdDSA")
+	}
+	pub, ok := keys[h.Kid]
+	if !ok {
+		return "", fmt.Errorf("sd_jwt: signed by key %q, which the issuer does not list", h.Kid)
+	}
+	if !ed25519.Verify(pub, []byte(seg[0]+"."+seg[1]), sig) {
+		return "", errors.New("sd_jwt: the issuer's signature does not match")
+	}
+	var claims struct {
+		SD    json.RawMessage   `json:"_sd"`
+		Alg   string            `json:"_sd_alg"`
+		Seald map[string]string `json:"seald"`
+	}
+	var payload struct {
+		SD  json.RawMessage `json:"_sd"`
+		Alg string          `json:"_sd_alg"`
+	}
+	if json.Unmarshal(pb, &claims) != nil || json.Unmarshal(p.SDPayload, &payload) != nil ||
+		string(compactJSON(claims.SD)) != string(compactJSON(payload.SD)) || claims.Alg != payload.Alg {
+		return "", errors.New("sd_jwt: its _sd digests are not the presentation's payload")
+	}
+	want := map[string]string{"network": p.Network, "chain_id": p.ChainID, "contract": p.Contract, "token_id": p.TokenID, "commitment": commitment}
+	for k, v := range want {
+		if !strings.EqualFold(claims.Seald[k], v) {
+			return "", fmt.Errorf("sd_jwt: its seald.%s is %q, not the presentation's %q", k, claims.Seald[k], v)
+		}
+	}
+	if strings.Join(discl, "~") != strings.Join(p.Disclosures, "~") {
+		return "", errors.New("sd_jwt: its disclosures are not the presentation's")
+	}
+	return h.Kid, nil
+}
+
+func compactJSON(b json.RawMessage) []byte {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return b
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
