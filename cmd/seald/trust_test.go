@@ -301,7 +301,7 @@ func TestTrustContractHistoryAcrossRedeploy(t *testing.T) {
 // one (not signed by the pinned root's key) with how to re-pin, and accepts the root after a key rotation,
 // which the old key signs too. Before, each of these was followed and exited 0.
 func TestTrustPinning(t *testing.T) {
-	t.Parallel() // its own serve, data dir and trust pins; it mostly waits on them
+	t.Parallel()              // its own serve, data dir and trust pins; it mostly waits on them
 	var target atomic.Value   // the serve the issuer's origin forwards to
 	var override atomic.Value // a document served instead of the trust root, when set
 	override.Store([]byte(nil))
