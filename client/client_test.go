@@ -150,6 +150,11 @@ func TestClientOperations(t *testing.T) {
 		t.Errorf("download: %s, %v", got, err)
 	}
 
+	// No chain here: the record is never anchored, so its disclosure package is not ready (409, the reason named).
+	if _, err := c.DisclosurePackage(ctx, res.Reference, "pw"); !isStatus(err, 409) || !strings.Contains(err.Error(), "not anchored yet") {
+		t.Errorf("disclosure package of a record not anchored: %v", err)
+	}
+
 	gen, err := c.Generate(ctx, json.RawMessage(`{"doc":"contract.pdf"}`))
 	if err != nil || !strings.HasPrefix(gen.Reference, "I-") || gen.VerificationLink != url+"/v/"+gen.Reference {
 		t.Fatalf("generate: %+v, %v", gen, err)

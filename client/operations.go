@@ -17,6 +17,7 @@ const (
 	pathUpdate    = "/authentication-status/update/status"
 	pathGenerate  = "/svc-file/api/v1/ovi/generator"
 	pathDownload  = "/svc-data/data/download"
+	pathDisclose  = "/verification/api/v1/disclosure"
 	pathPublicKey = "/.well-known/seald-key"
 )
 
@@ -186,6 +187,23 @@ func (c *Client) Download(ctx context.Context, reference, password string) (json
 		return nil, err
 	}
 	return data, nil
+}
+
+// DisclosurePackage returns the disclosure package of an anchored record of the caller's business: every
+// member of its data with its salt, from which `seald disclose` makes presentations of chosen members
+// (docs/disclosure.md). It is guarded as Download is: password is needed when the record was sealed with one.
+func (c *Client) DisclosurePackage(ctx context.Context, reference, password string) (json.RawMessage, error) {
+	h := http.Header{}
+	if password != "" {
+		h.Set("X-Data-Password", password)
+	}
+	var pkg json.RawMessage
+	err := c.do(ctx, request{method: http.MethodGet, path: pathDisclose, query: url.Values{"reference": {reference}},
+		header: h, auth: true}, &pkg)
+	if err != nil {
+		return nil, err
+	}
+	return pkg, nil
 }
 
 // PublicKey returns the Ed25519 key that signs records and proof bundles.
