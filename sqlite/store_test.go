@@ -334,3 +334,18 @@ func TestWriteStatementsPreparedOnce(t *testing.T) {
 		t.Fatal("the writer's statement still runs after Close")
 	}
 }
+
+// BenchmarkNotifySave measures the notify step's store work after a send, re-reading the record after the
+// update as before ("reread") and with the update checking the erasure itself ("guarded").
+func BenchmarkNotifySave(b *testing.B) {
+	for _, reread := range []bool{true, false} {
+		b.Run(map[bool]string{true: "reread", false: "guarded"}[reread], func(b *testing.B) {
+			s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchNotifySave(b, s, reread)
+		})
+	}
+}
