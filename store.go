@@ -270,6 +270,8 @@ type Jobs interface {
 type RecordUpdate struct {
 	// When is the state the step read; the update applies only while the record is still in it ("" in any).
 	When State
+	// Unerased makes the update apply only while the record is not erased; an erased record is ECONFLICT.
+	Unerased bool
 	// State is the new state ("" unchanged); ClearError empties the error type and message.
 	State      State
 	ClearError bool

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,4 +56,38 @@ func TestPipelineEraseRemovesMailAndSendsEvent(t *testing.T) {
 	if err != nil || got.Mail != nil {
 		t.Errorf("the erased record's mail request: %+v, %v; want none", got.Mail, err)
 	}
+}
+
+// An erasure while the record's message is being sent: the erase job takes the record's messages out
+// before the outbox has kept the new one, so the notify step must take it out before it ends.
+func TestPipelineEraseDuringSendTakesMessageOut(t *testing.T) {
+	e := newEnv(t)
+	r := e.seal(1)
+	raced := make(chan bool, 1)
+	var once sync.Once
+	e.mailer.beforeKeep = func(m *seald.Mail) {
+		if m.Reference == r.Reference {
+			once.Do(func() { erase(e, r, raced) })
+		}
+	}
+	e.start(1)
+	e.waitState(r.Reference, seald.StateCompleted)
+	if !<-raced {
+		t.Fatal("the erase job never ran while the message was being sent")
+	}
+	if e.mailer.keeps(r.Reference) {
+		t.Error("the outbox still keeps the erased record's message")
+	}
+}
+
+// erase erases r, waits for the erase job to have taken its messages out, and tells whether it did.
+func erase(e *env, r *seald.Record, raced chan<- bool) {
+	if _, erased, err := e.svc.Erase(e.t.Context(), e.caller, r.Reference, "asked"); err != nil || !erased {
+		e.t.Errorf("Erase = %v, %v", erased, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for e.mailer.erasedOf(r.Reference) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	raced <- e.mailer.erasedOf(r.Reference) > 0
 }

@@ -96,6 +96,11 @@ type fakeMailer struct {
 	mu     sync.Mutex
 	sent   []*seald.Mail
 	erased []string // references EraseMail was called for, as an outbox keeps messages
+	// kept are the references whose messages the fake keeps, as an outbox does: Send keeps one, EraseMail
+	// takes it out.
+	kept map[string]bool
+	// beforeKeep, when set, runs in Send before the message is kept (a send racing an erasure).
+	beforeKeep func(*seald.Mail)
 }
 
 func (m *fakeMailer) EraseMail(ctx context.Context, reference string) error {
@@ -105,7 +110,14 @@ func (m *fakeMailer) EraseMail(ctx context.Context, reference string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.erased = append(m.erased, reference)
+	delete(m.kept, reference)
 	return nil
+}
+
+func (m *fakeMailer) keeps(ref string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.kept[ref]
 }
 
 func (m *fakeMailer) erasedOf(ref string) int {
@@ -124,9 +136,16 @@ func (m *fakeMailer) Send(ctx context.Context, mail *seald.Mail) (string, error)
 	if err := m.take("send"); err != nil {
 		return "", err
 	}
+	if m.beforeKeep != nil {
+		m.beforeKeep(mail)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sent = append(m.sent, mail)
+	if m.kept == nil {
+		m.kept = map[string]bool{}
+	}
+	m.kept[mail.Reference] = true
 	return "<" + mail.Reference + "@test>", nil
 }
 

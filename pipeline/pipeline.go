@@ -493,18 +493,32 @@ type scrubber interface {
 	Scrub(ctx context.Context) error
 }
 
-// eraseSent takes a message just sent out of an outbox that keeps it when the record was erased while it
-// was being sent: the erasure's job may have run before the message was written.
-func (p *Pipeline) eraseSent(ctx context.Context, reference string) error {
-	me, ok := p.Mailer.(seald.MailEraser)
-	if !ok {
-		return nil
-	}
-	r, err := p.Store.Record(ctx, reference)
-	if err != nil || !r.Erased() {
+// completeSent saves the notify step's update u, ending job j (with next queued), after a message was sent:
+// an outbox that keeps messages (seald.MailEraser) may have been given it after the erasure's job took the
+// record's messages out (the record was erased while it was being sent), and then it must be taken out
+// here, before the job ends, so that a crash only runs the step again. Rather than read the record again
+// after every send, the save itself checks: it applies only while the record is not erased (Unerased), and
+// when it does not apply (ECONFLICT, erased or moved on), the record is read to tell which, the message of
+// an erased record is taken out, and the update is saved as it always was.
+func (p *Pipeline) completeSent(ctx context.Context, j *seald.Job, u *seald.RecordUpdate, next ...*seald.Job) error {
+	me, keeps := p.Mailer.(seald.MailEraser)
+	u.Unerased = keeps && u.MessageID != ""
+	err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false, next...) })
+	if !u.Unerased || seald.ErrorCode(err) != seald.ECONFLICT {
 		return err
 	}
-	return me.EraseMail(ctx, reference)
+	r, rerr := p.Store.Record(ctx, j.Reference)
+	if rerr != nil {
+		return rerr
+	}
+	if !r.Erased() {
+		return err
+	}
+	if err := me.EraseMail(ctx, j.Reference); err != nil {
+		return err
+	}
+	u.Unerased = false
+	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false, next...) })
 }
 
 // notify sends the record's e-mail, then finishes the record (signature, COMPLETED) in the same transaction
@@ -529,18 +543,15 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 			return err
 		}
 		p.crash(seald.CrashAfterMailSend)
-		if err := p.eraseSent(ctx, r.Reference); err != nil {
-			return err
-		}
 		u.MessageID, u.State, u.ClearError = id, seald.StateEmailSent, true
 		u.At = p.now()
 	}
 	start := time.Now()
 	if err := p.sign(r, u); err != nil {
 		next := &seald.Job{Kind: seald.JobFinish, Reference: r.Reference, RunAt: p.now()}
-		return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false, next) })
+		return p.completeSent(ctx, j, u, next)
 	}
-	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false) }); err != nil {
+	if err := p.completeSent(ctx, j, u); err != nil {
 		return err
 	}
 	p.Observer.StepDone(seald.JobFinish, time.Since(start), nil)

@@ -49,6 +49,9 @@ type Option func(*options)
 
 type options struct {
 	maxGroup int
+	// unpreparedWrites runs the statements of write transactions as given, as before they were prepared
+	// once on the writer (to measure against: BenchmarkCreateRecord).
+	unpreparedWrites bool
 }
 
 // WithoutGroupCommit makes every write its own transaction, as if writes never ran at the same time. It

@@ -38,8 +38,9 @@ type Store struct {
 	w    *sql.DB // the one writer connection
 	r    *sql.DB // read-only connections
 
-	group *committer // nil when group commit is off
-	reads querier    // the read pool, its statements prepared once
+	group  *committer // nil when group commit is off
+	reads  querier    // the read pool, its statements prepared once
+	writes writeStmts // the writer's statements, prepared once
 
 	held sqlstore.Held // the leader locks, released by Close
 	once sync.Once
@@ -103,6 +104,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 
 	s := &Store{path: path, w: w, r: r}
 	s.reads.db = r
+	s.writes = writeStmts{db: w, stmts: map[string]*sql.Stmt{}, off: o.unpreparedWrites}
 	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
 	if o.maxGroup > 1 {
 		s.group = newCommitter(s, o.maxGroup)
@@ -140,6 +142,7 @@ func (s *Store) Close() error {
 		}
 		s.held.Close()
 		s.reads.close()
+		s.writes.close()
 		s.err = errors.Join(s.r.Close(), s.w.Close())
 	})
 	return s.err
@@ -162,16 +165,18 @@ func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Cont
 	if err != nil {
 		return wrap(op, err)
 	}
-	defer tx.Rollback()
-	q := &querier{db: tx}
-	defer q.close()
-	if err := fn(ctx, q); err != nil {
-		return wrap(op, err)
+	defer tx.Rollback() // should fn panic
+	q := &querier{db: tx, tx: tx, writes: &s.writes}
+	err = fn(ctx, q)
+	if err == nil {
+		err = tx.Commit()
+	} else {
+		tx.Rollback()
 	}
-	if err := tx.Commit(); err != nil {
-		return wrap(op, err)
-	}
-	return nil
+	q.close()
+	// The transaction has ended and given the writer's connection back: prepare what it ran first.
+	s.writes.prepareNoted(context.WithoutCancel(ctx))
+	return wrap(op, err)
 }
 
 // wrap gives err the store's error codes (see sqlstore.Dialect.Wrap).

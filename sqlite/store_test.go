@@ -3,9 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -215,14 +217,26 @@ func TestWriteTransactionsBeginImmediate(t *testing.T) {
 	}
 }
 
-// BenchmarkCreateRecord measures the API's write path: one record, payload and job per transaction.
+// BenchmarkCreateRecord measures the API's write path: one record, payload and job per transaction, with
+// the writer's statements prepared once ("prepared") and as before, prepared again in every transaction
+// ("unprepared"). Beside the wall time, which the fsync of each commit rules, it reports the process's CPU
+// time per record.
 func BenchmarkCreateRecord(b *testing.B) {
-	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"))
-	if err != nil {
-		b.Fatal(err)
+	for _, c := range []struct {
+		name string
+		opts []Option
+	}{{"prepared", nil}, {"unprepared", []Option{func(o *options) { o.unpreparedWrites = true }}}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"), c.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			cpu0 := cpuTime(b)
+			storetest.BenchCreateRecord(b, s)
+			b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+		})
 	}
-	defer s.Close()
-	storetest.BenchCreateRecord(b, s)
 }
 
 // BenchmarkCreateRecordParallel measures CreateRecord from 64 concurrent writers with group commit, beside
@@ -251,4 +265,87 @@ func BenchmarkLookups1M(b *testing.B) {
 	}
 	defer s.Close()
 	storetest.BenchLookupsLarge(b, s, 1_000_000)
+}
+
+// cpuTime is the CPU time the process has used so far, user and system.
+func cpuTime(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestWriteStatementsPreparedOnce checks that a write transaction runs a statement prepared once on the
+// writer, inside the transaction (a rolled-back write leaves nothing), and that the Store's Close closes it.
+func TestWriteStatementsPreparedOnce(t *testing.T) {
+	ctx := t.Context()
+	h := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
+	s := h.Store
+	if err := s.write(ctx, "test", func(ctx context.Context, q *querier) error {
+		_, err := q.Exec(ctx, `CREATE TABLE t (x INTEGER)`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const insert = `INSERT INTO t (x) VALUES (?)`
+	errUndo := errors.New("undo")
+	var first *sql.Stmt
+	for i := range 3 {
+		lent := false
+		err := s.write(ctx, "test", func(ctx context.Context, q *querier) error {
+			if _, err := q.Exec(ctx, insert, i); err != nil {
+				return err
+			}
+			_, lent = q.stmts[insert]
+			if i == 2 {
+				return errUndo
+			}
+			return nil
+		})
+		if i < 2 && err != nil || i == 2 && !errors.Is(err, errUndo) {
+			t.Fatalf("write %d: %v", i, err)
+		}
+		s.writes.mu.Lock()
+		st := s.writes.stmts[insert]
+		s.writes.mu.Unlock()
+		switch {
+		case st == nil:
+			t.Fatalf("after write %d the insert is not prepared on the writer", i)
+		case i == 0:
+			first = st
+			if lent {
+				t.Fatal("the first write borrowed a statement not yet prepared")
+			}
+		case st != first:
+			t.Fatalf("write %d prepared the insert again", i)
+		case !lent:
+			t.Fatalf("write %d ran the insert unprepared", i)
+		}
+	}
+	if n, err := h.QueryInt(ctx, `SELECT count(*) FROM t`); err != nil || n != 2 {
+		t.Fatalf("rows = %d, %v; want 2 (the third write rolled back)", n, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Exec(7); err == nil {
+		t.Fatal("the writer's statement still runs after Close")
+	}
+}
+
+// BenchmarkNotifySave measures the notify step's store work after a send, re-reading the record after the
+// update as before ("reread") and with the update checking the erasure itself ("guarded").
+func BenchmarkNotifySave(b *testing.B) {
+	for _, reread := range []bool{true, false} {
+		b.Run(map[bool]string{true: "reread", false: "guarded"}[reread], func(b *testing.B) {
+			s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchNotifySave(b, s, reread)
+		})
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -138,4 +139,80 @@ func peakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// BenchNotifySave measures what the notify step does with the store after sending a record's message, from
+// the pipeline's concurrent workers: the update that ends its job (e-mail sent, record COMPLETED). With
+// reread, the record is read again after it, as the step did to catch an erasure that raced the send;
+// without, the update checks that itself (RecordUpdate.Unerased). b.N records, each with its notify job
+// claimed beforehand. It reports the process's CPU time per record (cpu-ns/op), which for a store in
+// another process leaves that process out.
+func BenchNotifySave(b *testing.B, s seald.Store, reread bool) {
+	ctx := context.Background()
+	biz, p := newBusiness(fmt.Sprintf("bench %d", next()))
+	if err := s.CreateBusiness(ctx, biz, p); err != nil {
+		b.Fatal(err)
+	}
+	payload := []byte(`{"name":"Ada Lovelace","degree":"Mathematics","year":1843,"honours":true}`)
+	now := time.Now()
+	var wg sync.WaitGroup
+	var n atomic.Int64
+	for range 64 {
+		wg.Go(func() {
+			for n.Add(1) <= int64(b.N) {
+				r := newRecord(p, now)
+				r.IsEmail = true
+				r.Mail = &seald.MailRequest{To: []string{"ada@example.com"}, Subject: "Your diploma",
+					Body: strings.Repeat("Your diploma is sealed. ", 20), Business: biz.Name, Project: p.Name}
+				if err := s.CreateRecord(ctx, r, payload, &seald.Job{Kind: seald.JobNotify, RunAt: now}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var jobs []*seald.Job
+	for len(jobs) < b.N {
+		js, err := s.ClaimJobs(ctx, []string{seald.JobNotify}, 1000, now, time.Hour)
+		if err != nil || len(js) == 0 {
+			b.Fatalf("ClaimJobs: %d jobs, %v", len(js), err)
+		}
+		jobs = append(jobs, js...)
+	}
+	var i atomic.Int64
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	cpu0 := cpuTime(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			j := jobs[i.Add(1)-1]
+			at := time.Now()
+			u := &seald.RecordUpdate{When: seald.StatePending, State: seald.StateCompleted, ClearError: true,
+				MessageID: "<" + j.Reference + "@seald>", Signature: "sig", At: at, Unerased: !reread}
+			if err := s.CompleteJob(ctx, j, u, false); err != nil {
+				b.Error(err)
+				return
+			}
+			if reread {
+				if _, err := s.Record(ctx, j.Reference); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime is the CPU time the process has used so far, user and system.
+func cpuTime(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

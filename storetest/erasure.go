@@ -13,6 +13,30 @@ var erasureTests = []test{
 	{"EraseNotFound", testEraseNotFound},
 	{"ProjectRetention", testProjectRetention},
 	{"RetentionDue", testRetentionDue},
+	{"UnerasedUpdate", testUnerasedUpdate},
+}
+
+// An update made only while the record is not erased (RecordUpdate.Unerased, the notify step's after a
+// send) is ECONFLICT once it is, and changes nothing; the same update without it applies.
+func testUnerasedUpdate(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	r := withJobs(t, s, p, &seald.Job{Kind: seald.JobNotify, RunAt: base})
+	j := claimOne(t, s, base, time.Minute)
+	u := &seald.RecordUpdate{When: seald.StatePending, State: seald.StateEmailSent, MessageID: "<m@x>",
+		At: base.Add(time.Second), Unerased: true}
+	if _, _, erased := erasure(t, s, r, base); !erased {
+		t.Fatal("EraseRecord did not erase")
+	}
+	wantCode(t, "CompleteJob of an erased record, Unerased", s.CompleteJob(ctx, j, u, false), seald.ECONFLICT)
+	if got := record(t, s, r.Reference); got.MessageID != "" || got.State != seald.StatePending {
+		t.Fatalf("the refused update changed the record: message %q, state %s", got.MessageID, got.State)
+	}
+	u.Unerased = false
+	ok(t, "CompleteJob of an erased record", s.CompleteJob(ctx, j, u, false))
+	if got := record(t, s, r.Reference); got.MessageID != "<m@x>" || got.State != seald.StateEmailSent {
+		t.Fatalf("the update did not apply: message %q, state %s", got.MessageID, got.State)
+	}
 }
 
 // erasure erases r at at with a job, returning the audit entry, the job and whether it erased.

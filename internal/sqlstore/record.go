@@ -212,15 +212,23 @@ func (s *Store) updateRecord(ctx context.Context, q Querier, op, reference strin
 		query += ` AND state = ?`
 		args = append(args, string(u.When))
 	}
+	if u.Unerased {
+		query += ` AND erased_at IS NULL`
+	}
 	n, err := q.Exec(ctx, query, args...)
 	if err != nil || n > 0 {
 		return err
 	}
 	var cur string
-	if err := q.QueryRow(ctx, `SELECT state FROM records WHERE reference = ?`, reference).Scan(&cur); errors.Is(err, sql.ErrNoRows) {
+	var erased int
+	if err := q.QueryRow(ctx, `SELECT state, CASE WHEN erased_at IS NULL THEN 0 ELSE 1 END FROM records WHERE reference = ?`,
+		reference).Scan(&cur, &erased); errors.Is(err, sql.ErrNoRows) {
 		return NotFound(op, "record %s not found", reference)
 	} else if err != nil {
 		return err
+	}
+	if u.Unerased && erased == 1 {
+		return Conflict(op, "record %s was erased", reference)
 	}
 	return Conflict(op, "record %s is %s, no longer %s", reference, cur, u.When)
 }
