@@ -459,6 +459,15 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	// The disclosure package (issue 35) of the anchored record; TestDisclosureOnGeth makes and checks
+	// presentations from it.
+	t.Run("disclosure package", func(t *testing.T) {
+		r := in.get("/verification/api/v1/disclosure?reference=" + ref)
+		if r.Status != 200 || str(r.Body, "data.type") != "seald-disclosure-package" || str(r.Body, "data.reference") != ref {
+			t.Errorf("disclosure package: %d %s", r.Status, r.Raw)
+		}
+	})
+
 	// Erasure (issue 19): its answers, the 410 of download and the erased_time members are checked against
 	// openapi.json like every other answer here; TestErasure checks what erasure keeps and removes.
 	t.Run("erase", func(t *testing.T) {
@@ -470,6 +479,9 @@ func TestEndToEnd(t *testing.T) {
 		}
 		if r := in.get("/svc-data/data/download?reference=" + eref); r.Status != 410 {
 			t.Errorf("download after erasure: %d %s", r.Status, r.Raw)
+		}
+		if r := in.get("/verification/api/v1/disclosure?reference=" + eref); r.Status != 410 {
+			t.Errorf("disclosure package after erasure: %d %s", r.Status, r.Raw)
 		}
 		if r := in.get("/authentication-status/get/status?reference=" + eref); str(r.Body, "data.erased_time") == "" {
 			t.Errorf("status after erasure: %s", r.Raw)
