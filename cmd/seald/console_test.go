@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -45,6 +46,55 @@ func (tb *tab) look(shots, name string) {
 	tb.do(chromedp.EmulateViewport(1280, 900))
 	tb.screenshot(shots, name+"-1280.png")
 	tb.accessible(name + " at 1280 px")
+	tb.keyboard(name)
+}
+
+// keyboard checks that the keyboard alone reaches every visible link, button, field and summary of the page:
+// pressing Tab twice round the page focuses each of them (a group of radio buttons is one stop, as Tab
+// treats it).
+func (tb *tab) keyboard(name string) {
+	tb.t.Helper()
+	n, err := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`(() => {
+		const all = Array.from(document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary'))
+			.filter(e => !e.disabled && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden');
+		const stops = [];
+		for (const e of all) {
+			const group = e.type === 'radio' ? stops.findIndex(s => s.type === 'radio' && s.name === e.name && s.form === e.form) : -1;
+			e.dataset.kb = group >= 0 ? group : stops.push(e) - 1;
+		}
+		return stops.length;
+	})()`))
+	if err != nil {
+		tb.t.Fatalf("%s: listing what a keyboard should reach: %v", name, err)
+	}
+	seen := map[string]bool{}
+	for range 2*n + 4 {
+		tb.do(chromedp.KeyEvent("\t"))
+		if id, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`(document.activeElement && document.activeElement.dataset.kb) || ''`)); err == nil && id != "" {
+			seen[id] = true
+		}
+	}
+	if len(seen) != n {
+		ids := make([]string, 0, len(seen))
+		for id := range seen {
+			ids = append(ids, id)
+		}
+		missed, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-kb]')).filter(e => !`+
+			fmt.Sprintf("%q", ","+strings.Join(ids, ",")+",")+`.includes(','+e.dataset.kb+',')).map(e => e.outerHTML.slice(0, 120))`))
+		tb.t.Errorf("%s: Tab reaches %d of the page's %d stops; never reached: %q", name, len(seen), n, missed)
+	}
+}
+
+// tabTo presses Tab until the element sel has the focus, as a keyboard user reaches it.
+func (tb *tab) tabTo(sel string) {
+	tb.t.Helper()
+	for range 80 {
+		tb.do(chromedp.KeyEvent("\t"))
+		if ok, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`!!document.activeElement && document.activeElement.matches(`+fmt.Sprintf("%q", sel)+`)`)); err == nil && ok {
+			return
+		}
+	}
+	tb.t.Fatalf("Tab never reaches %s", sel)
 }
 
 // waitFor waits until a JavaScript expression on the page is true (after a form's navigation, during which
@@ -204,8 +254,9 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("session cookie: HttpOnly %v, SameSite %q, Path %q", ck.HTTPOnly, ck.SameSite, ck.Path)
 	}
 
-	// Find the record by its hash.
-	tb.do(chromedp.SetValue(chromedp.CSS("#q"), keepHash), chromedp.Click(chromedp.CSS("form.search button")))
+	// Find the record by its hash, with the keyboard only.
+	tb.tabTo("#q")
+	tb.do(chromedp.KeyEvent(keepHash), chromedp.KeyEvent("\r"))
 	tb.waitFor("record page by hash", `location.pathname === '/console/records/`+keepRef+`'`)
 	tb.look(shots, "record")
 	// Its pipeline timeline: every state it went through has its time, COMPLETED last and after sealing.
@@ -220,10 +271,13 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("timeline: %q; want the six states of a record with e-mail, each with a time, COMPLETED after PENDING", times)
 	}
 
-	// Suspend, activate, revoke.
-	tb.do(chromedp.SetValue(chromedp.CSS("#suspend-reason"), "checking the grades"), chromedp.Click(chromedp.CSS("form.action button")))
+	// Suspend and activate with the keyboard only (the reason typed, Enter; then Tab to the button, Enter),
+	// then revoke.
+	tb.tabTo("#suspend-reason")
+	tb.do(chromedp.KeyEvent("checking the grades"), chromedp.KeyEvent("\r"))
 	tb.waitFor("suspended", `location.search === '?done=suspended'`)
-	tb.do(chromedp.Click(chromedp.CSS("form.action button")))
+	tb.tabTo("form.action button")
+	tb.do(chromedp.KeyEvent("\r"))
 	tb.waitFor("activated", `location.search === '?done=activated'`)
 	tb.do(chromedp.Click(chromedp.CSS(`a[href$="/revoke"]`)))
 	tb.waitFor("revoke page", `!!document.getElementById('confirm')`)
