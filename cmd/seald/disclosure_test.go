@@ -7,9 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
@@ -19,11 +22,13 @@ import (
 // disclosure package gives a presentation of name and degree (seald disclose) that `seald proof verify`
 // accepts (exit 0) and that holds no byte of the grades or birth date, nor their salts; a changed degree
 // exits 1; the record's bundle still verifies; after an erasure the package is 410 while the presentation
-// made before still verifies; after a revocation the presentation exits 3.
+// made before still verifies; after a revocation the presentation exits 3. In Chromium, the record page's proof
+// check and the standalone checker (file://) pass the presentation at every step and list its members, and
+// fail the altered one at its disclosures.
 func TestDisclosureOnGeth(t *testing.T) {
 	t.Parallel() // it starts its own serve and chain, and mostly waits on them
 	bin := buildBinary(t, "")
-	g := gethtest.Start(t, gethtest.Options{})
+	g := gethtest.Start(t, gethtest.Options{CORS: true}) // CORS: the browser checks ask it too
 	p := startProcess(t, bin, t.TempDir(), nil, "--chain", g.URL, "--chain-key-file", gethKeyFile(t, g))
 	in := p.in
 	in.httpClient()
@@ -138,17 +143,71 @@ func TestDisclosureOnGeth(t *testing.T) {
 			t.Errorf("@sd-jwt/core on a changed degree: exit %d %s", code, out)
 		}
 	})
+	var pr seald.Presentation
+	_ = json.Unmarshal(b, &pr)
+	for i, d := range pr.Disclosures {
+		raw, _ := base64.RawURLEncoding.DecodeString(d)
+		pr.Disclosures[i] = base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "MSc", "PhD", 1)))
+	}
+	pr.SDJWT = "" // the JSON form alone: its disclosures must be refused by themselves
+	altered, _ := json.Marshal(pr)
+	alteredFile := writeTemp(t, "altered.json", altered)
 	t.Run("a changed degree is refused", func(t *testing.T) {
-		var pr seald.Presentation
-		_ = json.Unmarshal(b, &pr)
-		for i, d := range pr.Disclosures {
-			raw, _ := base64.RawURLEncoding.DecodeString(d)
-			pr.Disclosures[i] = base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "MSc", "PhD", 1)))
-		}
-		pr.SDJWT = "" // the JSON form alone: its disclosures must be refused by themselves
-		j, _ := json.Marshal(pr)
-		if out, code := verify(writeTemp(t, "altered.json", j)); code != exitInvalid || !strings.Contains(out, "NOT valid") {
+		if out, code := verify(alteredFile); code != exitInvalid || !strings.Contains(out, "NOT valid") {
 			t.Errorf("a changed degree: exit %d\n%s", code, out)
+		}
+	})
+	t.Run("in the browser", func(t *testing.T) {
+		browser := newBrowser(t)
+		shots := artifactDir(t)
+		_, html := fetch(t, in.URL+"/assets/seald-checker.html")
+		checker := writeTemp(t, "seald-checker.html", html)
+		for _, c := range []struct {
+			name, file string
+			fail       []string
+		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures"}}} {
+			for _, where := range []string{"page", "standalone"} {
+				t.Run(c.name+" on the "+where, func(t *testing.T) {
+					tb := newTab(t, browser, false)
+					name := "presentation-" + c.name + "-" + where
+					if where == "page" {
+						tb.open(in.URL+"/v/"+refs[0], shots, name)
+						tb.do(chromedp.SetUploadFiles(chromedp.CSS("#proof-file"), []string{c.file}))
+					} else {
+						tb.open("file://"+checker, shots, name)
+						tb.do(chromedp.SetUploadFiles(chromedp.CSS("#proof-bundle-file"), []string{c.file}),
+							chromedp.SetUploadFiles(chromedp.CSS("#proof-trust-file"), []string{trust}))
+					}
+					tb.do(chromedp.SetValue(chromedp.CSS("#proof-rpc"), g.URL))
+					got := tb.runProofCheck()
+					verdict := "Valid"
+					if c.fail != nil {
+						verdict = "Not valid"
+					}
+					if !strings.HasPrefix(got.Verdict, verdict) {
+						t.Errorf("verdict %q, want %s…", got.Verdict, verdict)
+					}
+					for _, step := range []string{"presentation", "issuer", "disclosures", "commitment", "path", "chain", "root", "anchor", "revocation"} {
+						if want := map[bool]string{true: "fail", false: "pass"}[slices.Contains(c.fail, step)]; got.Results[step] != want {
+							t.Errorf("step %s: %s (%s), want %s", step, got.Results[step], got.Texts[step], want)
+						}
+					}
+					shown, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`(b => b.hidden ? '' : b.innerText)(document.getElementById('proof-disclosed'))`))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if c.fail == nil && (!strings.Contains(shown, "name: Ada Lovelace") || !strings.Contains(shown, "degree: MSc Mathematics")) {
+						t.Errorf("disclosed members: %q", shown)
+					}
+					for _, h := range hidden {
+						if strings.Contains(shown, h) {
+							t.Errorf("the page shows hidden %q: %q", h, shown)
+						}
+					}
+					tb.shots(shots, name+"-checked")
+					tb.quiet()
+				})
+			}
 		}
 	})
 	t.Run("a package is not a presentation", func(t *testing.T) {
