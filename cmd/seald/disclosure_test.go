@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"seald.dev/seald"
@@ -209,6 +210,44 @@ func TestDisclosureOnGeth(t *testing.T) {
 				})
 			}
 		}
+		t.Run("a presentation made in the browser", func(t *testing.T) {
+			tb := newTab(t, browser, false)
+			downloads := t.TempDir()
+			if _, err := chromedp.Call(tb.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+				Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}); err != nil {
+				t.Fatal(err)
+			}
+			tb.open(in.URL+"/v/present", shots, "present")
+			tb.do(chromedp.SetUploadFiles(chromedp.CSS("#present-package"), []string{pkgFileA}),
+				chromedp.WaitVisible(chromedp.CSS(`#present-list input[value="/degree"]`)),
+				chromedp.Click(chromedp.CSS(`#present-list input[value="/name"]`)),
+				chromedp.Click(chromedp.CSS(`#present-list input[value="/degree"]`)))
+			tb.shots(shots, "present-chosen")
+			tb.do(chromedp.Click(chromedp.CSS("#present-button")))
+			file := filepath.Join(downloads, "presentation.json")
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if st, err := os.Stat(file); err == nil && st.Size() > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no presentation.json downloaded; the page says %q", tb.text("#present-status"))
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			made, _ := os.ReadFile(file)
+			for _, h := range hidden {
+				if strings.Contains(string(made), h) {
+					t.Errorf("the presentation made in the browser holds %q", h)
+				}
+			}
+			out, code := verify(file)
+			if code != 0 || !strings.Contains(out, `"degree":"MSc Mathematics"`) || !strings.Contains(out, `"name":"Ada Lovelace"`) ||
+				!strings.Contains(out, "SD-JWT form is signed") {
+				t.Errorf("proof verify of the presentation made in the browser: exit %d\n%s", code, out)
+			}
+			tb.quiet()
+		})
 	})
 	t.Run("a package is not a presentation", func(t *testing.T) {
 		if out, code := verify(pkgFileA); code != exitInvalid || !strings.Contains(out, "is a disclosure package") {
