@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +155,14 @@ func TestDisclosureOnGeth(t *testing.T) {
 	pr.SDJWT = "" // the JSON form alone: its disclosures must be refused by themselves
 	altered, _ := json.Marshal(pr)
 	alteredFile := writeTemp(t, "altered.json", altered)
+	// A presentation of someone's own making: a hostile value, with its digest in its own payload.
+	const hostileName = `<img src=x onerror=alert(1)><b>Ada</b>`
+	hostileDisc := base64.RawURLEncoding.EncodeToString([]byte(`["c2FsdHNhbHRzYWx0c2FsdA","name",` + strconv.Quote(hostileName) + `]`))
+	digest := sha256.Sum256([]byte(hostileDisc))
+	pr.SDPayload = json.RawMessage(`{"_sd":["` + base64.RawURLEncoding.EncodeToString(digest[:]) + `"],"_sd_alg":"sha-256"}`)
+	pr.Disclosures = []string{hostileDisc}
+	hostile, _ := json.Marshal(pr)
+	hostileFile := writeTemp(t, "hostile.json", hostile)
 	t.Run("a changed degree is refused", func(t *testing.T) {
 		if out, code := verify(alteredFile); code != exitInvalid || !strings.Contains(out, "NOT valid") {
 			t.Errorf("a changed degree: exit %d\n%s", code, out)
@@ -166,8 +176,11 @@ func TestDisclosureOnGeth(t *testing.T) {
 		for _, c := range []struct {
 			name, file string
 			fail       []string
-		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures"}}} {
+		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures"}}, {"hostile", hostileFile, []string{"path"}}} {
 			for _, where := range []string{"page", "standalone"} {
+				if c.name == "hostile" && where == "page" {
+					continue // the same script: once is enough
+				}
 				t.Run(c.name+" on the "+where, func(t *testing.T) {
 					tb := newTab(t, browser, false)
 					name := "presentation-" + c.name + "-" + where
@@ -203,6 +216,14 @@ func TestDisclosureOnGeth(t *testing.T) {
 					for _, h := range hidden {
 						if strings.Contains(shown, h) {
 							t.Errorf("the page shows hidden %q: %q", h, shown)
+						}
+					}
+					if c.name == "hostile" {
+						// Its disclosure matches its own payload, whose commitment is anchored nowhere: the path fails,
+						// and the member is listed as the presentation says, as text.
+						n, err := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`document.querySelectorAll('#proof-disclosed img, #proof-disclosed b').length`))
+						if err != nil || n != 0 || !strings.Contains(shown, "name: "+hostileName) {
+							t.Errorf("hostile member: %d elements (%v), shown %q", n, err, shown)
 						}
 					}
 					tb.shots(shots, name+"-checked")
