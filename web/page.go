@@ -75,6 +75,8 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		mux.HandleFunc("GET /v/{id}/qr.svg", p.qr(qrSVG, "image/svg+xml"))
 		mux.Handle("GET /assets/{name}", assets)
 		mux.HandleFunc("GET /assets/seald-checker.html", p.checker)
+		// The presentation maker: under /v/ (which serve hands to the page), and no reference is named "present".
+		mux.HandleFunc("GET /v/present", func(w http.ResponseWriter, r *http.Request) { p.render(w, http.StatusOK, presentPage, nil) })
 		mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { p.notFound(w, r) })
 		p.handler = mux
 	})
@@ -274,6 +276,7 @@ func (p *Page) render(w http.ResponseWriter, status int, t *template.Template, d
 var (
 	recordPage   = pageTemplate("record.html")
 	notFoundPage = pageTemplate("notfound.html")
+	presentPage  = pageTemplate("present.html") // selective disclosure: a presentation made in the browser
 	errorPage    = pageTemplate("error.html")
 )
 

@@ -278,11 +278,25 @@ func TestAssets(t *testing.T) {
 	if code, _, _ := f.get("/assets/nothing.js"); code != 404 {
 		t.Errorf("unknown asset: %d", code)
 	}
-	js, _ := io.ReadAll(mustGet(t, f.srv.URL+"/assets/check.js"))
-	for _, net := range []string{"fetch(", "XMLHttpRequest", "sendBeacon", "WebSocket", "http://", "https://"} {
-		if bytes.Contains(js, []byte(net)) {
-			t.Errorf("check.js contains %q", net)
+	// Neither the data check nor the presentation maker (which holds every member's value) sends anything.
+	for _, name := range []string{"check.js", "present.js"} {
+		js, _ := io.ReadAll(mustGet(t, f.srv.URL+"/assets/"+name))
+		for _, net := range []string{"fetch(", "XMLHttpRequest", "sendBeacon", "WebSocket", "http://", "https://", "innerHTML"} {
+			if bytes.Contains(js, []byte(net)) {
+				t.Errorf("%s contains %q", name, net)
+			}
 		}
+	}
+	// The presentation maker's page, and its script.
+	code, h, body := f.get("/v/present")
+	if code != 200 || !bytes.Contains(body, []byte(`id="present-package"`)) {
+		t.Errorf("/v/present: %d\n%s", code, body)
+	}
+	checkHeaders(t, h)
+	if m := regexp.MustCompile(`"(/assets/present\.js[^"]*)"`).FindStringSubmatch(string(body)); m == nil {
+		t.Error("/v/present does not load present.js")
+	} else if code, _, _ := f.get(strings.ReplaceAll(m[1], "&amp;", "&")); code != 200 {
+		t.Errorf("%s: %d", m[1], code)
 	}
 }
 

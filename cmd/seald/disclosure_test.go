@@ -1,15 +1,21 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
 
 	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
@@ -19,11 +25,13 @@ import (
 // disclosure package gives a presentation of name and degree (seald disclose) that `seald proof verify`
 // accepts (exit 0) and that holds no byte of the grades or birth date, nor their salts; a changed degree
 // exits 1; the record's bundle still verifies; after an erasure the package is 410 while the presentation
-// made before still verifies; after a revocation the presentation exits 3.
+// made before still verifies; after a revocation the presentation exits 3. In Chromium, the record page's proof
+// check and the standalone checker (file://) pass the presentation at every step and list its members, and
+// fail the altered one at its disclosures.
 func TestDisclosureOnGeth(t *testing.T) {
 	t.Parallel() // it starts its own serve and chain, and mostly waits on them
 	bin := buildBinary(t, "")
-	g := gethtest.Start(t, gethtest.Options{})
+	g := gethtest.Start(t, gethtest.Options{CORS: true}) // CORS: the browser checks ask it too
 	p := startProcess(t, bin, t.TempDir(), nil, "--chain", g.URL, "--chain-key-file", gethKeyFile(t, g))
 	in := p.in
 	in.httpClient()
@@ -138,18 +146,129 @@ func TestDisclosureOnGeth(t *testing.T) {
 			t.Errorf("@sd-jwt/core on a changed degree: exit %d %s", code, out)
 		}
 	})
+	var pr seald.Presentation
+	_ = json.Unmarshal(b, &pr)
+	for i, d := range pr.Disclosures {
+		raw, _ := base64.RawURLEncoding.DecodeString(d)
+		pr.Disclosures[i] = base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "MSc", "PhD", 1)))
+	}
+	pr.SDJWT = "" // the JSON form alone: its disclosures must be refused by themselves
+	altered, _ := json.Marshal(pr)
+	alteredFile := writeTemp(t, "altered.json", altered)
+	// A presentation of someone's own making: a hostile value, with its digest in its own payload.
+	const hostileName = `<img src=x onerror=alert(1)><b>Ada</b>`
+	hostileDisc := base64.RawURLEncoding.EncodeToString([]byte(`["c2FsdHNhbHRzYWx0c2FsdA","name",` + strconv.Quote(hostileName) + `]`))
+	digest := sha256.Sum256([]byte(hostileDisc))
+	pr.SDPayload = json.RawMessage(`{"_sd":["` + base64.RawURLEncoding.EncodeToString(digest[:]) + `"],"_sd_alg":"sha-256"}`)
+	pr.Disclosures = []string{hostileDisc}
+	hostile, _ := json.Marshal(pr)
+	hostileFile := writeTemp(t, "hostile.json", hostile)
 	t.Run("a changed degree is refused", func(t *testing.T) {
-		var pr seald.Presentation
-		_ = json.Unmarshal(b, &pr)
-		for i, d := range pr.Disclosures {
-			raw, _ := base64.RawURLEncoding.DecodeString(d)
-			pr.Disclosures[i] = base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "MSc", "PhD", 1)))
-		}
-		pr.SDJWT = "" // the JSON form alone: its disclosures must be refused by themselves
-		j, _ := json.Marshal(pr)
-		if out, code := verify(writeTemp(t, "altered.json", j)); code != exitInvalid || !strings.Contains(out, "NOT valid") {
+		if out, code := verify(alteredFile); code != exitInvalid || !strings.Contains(out, "NOT valid") {
 			t.Errorf("a changed degree: exit %d\n%s", code, out)
 		}
+	})
+	t.Run("in the browser", func(t *testing.T) {
+		browser := newBrowser(t)
+		shots := artifactDir(t)
+		_, html := fetch(t, in.URL+"/assets/seald-checker.html")
+		checker := writeTemp(t, "seald-checker.html", html)
+		for _, c := range []struct {
+			name, file string
+			fail       []string
+		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures"}}, {"hostile", hostileFile, []string{"path"}}} {
+			for _, where := range []string{"page", "standalone"} {
+				if c.name == "hostile" && where == "page" {
+					continue // the same script: once is enough
+				}
+				t.Run(c.name+" on the "+where, func(t *testing.T) {
+					tb := newTab(t, browser, false)
+					name := "presentation-" + c.name + "-" + where
+					if where == "page" {
+						tb.open(in.URL+"/v/"+refs[0], shots, name)
+						tb.do(chromedp.SetUploadFiles(chromedp.CSS("#proof-file"), []string{c.file}))
+					} else {
+						tb.open("file://"+checker, shots, name)
+						tb.do(chromedp.SetUploadFiles(chromedp.CSS("#proof-bundle-file"), []string{c.file}),
+							chromedp.SetUploadFiles(chromedp.CSS("#proof-trust-file"), []string{trust}))
+					}
+					tb.do(chromedp.SetValue(chromedp.CSS("#proof-rpc"), g.URL))
+					got := tb.runProofCheck()
+					verdict := "Valid"
+					if c.fail != nil {
+						verdict = "Not valid"
+					}
+					if !strings.HasPrefix(got.Verdict, verdict) {
+						t.Errorf("verdict %q, want %s…", got.Verdict, verdict)
+					}
+					for _, step := range []string{"presentation", "issuer", "disclosures", "commitment", "path", "chain", "root", "anchor", "revocation"} {
+						if want := map[bool]string{true: "fail", false: "pass"}[slices.Contains(c.fail, step)]; got.Results[step] != want {
+							t.Errorf("step %s: %s (%s), want %s", step, got.Results[step], got.Texts[step], want)
+						}
+					}
+					shown, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`(b => b.hidden ? '' : b.innerText)(document.getElementById('proof-disclosed'))`))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if c.fail == nil && (!strings.Contains(shown, "name: Ada Lovelace") || !strings.Contains(shown, "degree: MSc Mathematics")) {
+						t.Errorf("disclosed members: %q", shown)
+					}
+					for _, h := range hidden {
+						if strings.Contains(shown, h) {
+							t.Errorf("the page shows hidden %q: %q", h, shown)
+						}
+					}
+					if c.name == "hostile" {
+						// Its disclosure matches its own payload, whose commitment is anchored nowhere: the path fails,
+						// and the member is listed as the presentation says, as text.
+						n, err := chromedp.Run(tb.ctx, chromedp.Evaluate[int](`document.querySelectorAll('#proof-disclosed img, #proof-disclosed b').length`))
+						if err != nil || n != 0 || !strings.Contains(shown, "name: "+hostileName) {
+							t.Errorf("hostile member: %d elements (%v), shown %q", n, err, shown)
+						}
+					}
+					tb.shots(shots, name+"-checked")
+					tb.quiet()
+				})
+			}
+		}
+		t.Run("a presentation made in the browser", func(t *testing.T) {
+			tb := newTab(t, browser, false)
+			downloads := t.TempDir()
+			if _, err := chromedp.Call(tb.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+				Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}); err != nil {
+				t.Fatal(err)
+			}
+			tb.open(in.URL+"/v/present", shots, "present")
+			tb.do(chromedp.SetUploadFiles(chromedp.CSS("#present-package"), []string{pkgFileA}),
+				chromedp.WaitVisible(chromedp.CSS(`#present-list input[value="/degree"]`)),
+				chromedp.Click(chromedp.CSS(`#present-list input[value="/name"]`)),
+				chromedp.Click(chromedp.CSS(`#present-list input[value="/degree"]`)))
+			tb.shots(shots, "present-chosen")
+			tb.do(chromedp.Click(chromedp.CSS("#present-button")))
+			file := filepath.Join(downloads, "presentation.json")
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if st, err := os.Stat(file); err == nil && st.Size() > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no presentation.json downloaded; the page says %q", tb.text("#present-status"))
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			made, _ := os.ReadFile(file)
+			for _, h := range hidden {
+				if strings.Contains(string(made), h) {
+					t.Errorf("the presentation made in the browser holds %q", h)
+				}
+			}
+			out, code := verify(file)
+			if code != 0 || !strings.Contains(out, `"degree":"MSc Mathematics"`) || !strings.Contains(out, `"name":"Ada Lovelace"`) ||
+				!strings.Contains(out, "SD-JWT form is signed") {
+				t.Errorf("proof verify of the presentation made in the browser: exit %d\n%s", code, out)
+			}
+			tb.quiet()
+		})
 	})
 	t.Run("a package is not a presentation", func(t *testing.T) {
 		if out, code := verify(pkgFileA); code != exitInvalid || !strings.Contains(out, "is a disclosure package") {

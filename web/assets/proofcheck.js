@@ -17,6 +17,21 @@
 //               was made before the key's retirement; it gives the block's time
 //   revocation  the contract's isRevoked
 //
+// A selective-disclosure presentation (type "seald-presentation", docs/disclosure.md) is checked as
+// `seald proof verify` checks one (seald.Presentation.Reveal, evm.CheckPresentation):
+//
+//   presentation  the file is a version 1 presentation
+//   issuer        the trust root lists the presentation's chain and its contract for the anchor's block
+//   disclosures   each disclosure's digest (base64url SHA-256 of the disclosure string) is in the payload's
+//                 _sd, or in a disclosed parent's, exactly once, and no disclosure is left over (RFC 9901 7.1)
+//   commitment    the SHA-256 of the RFC 8785 form of the SD payload
+//   path          the leaf keccak256(0x02 || uint256(token) || commitment) leads by the Merkle path to the root
+//   chain, root, anchor, revocation   as for a bundle (root: the contract's rootOf only; its verify is for
+//                 the content leaf)
+//
+// The disclosed members are then shown as text, never as HTML. The SD-JWT form's signature is not checked
+// here (`seald proof verify --trust` does): the anchor on chain is what proves the payload.
+//
 // Every step runs and shows its own result, so a tampered bundle is seen failing where it was changed. The
 // only requests are to the proof bundle and trust root URLs (on the page) and to the chosen node, and they
 // carry nothing but the bundle's public members; the data the visitor gives never leaves the browser.
@@ -34,6 +49,20 @@
     ['anchor', 'Anchoring transaction'],
     ['revocation', 'Revocation']
   ];
+  var PSTEPS = [
+    ['presentation', 'Presentation file'],
+    ['issuer', 'Issuer (trust root)'],
+    ['disclosures', 'Disclosures against the payload'],
+    ['commitment', 'Commitment'],
+    ['path', 'Leaf and Merkle path to the root'],
+    ['chain', 'Chain'],
+    ['root', 'Root on the chain'],
+    ['anchor', 'Anchoring transaction'],
+    ['revocation', 'Revocation']
+  ];
+  var PRESENTATION = 'seald-presentation';
+  function isPresentation(p) { return !!p && typeof p === 'object' && p.type === PRESENTATION; }
+  function stepsOf(p) { return isPresentation(p) ? PSTEPS : STEPS; }
 
   function Fail(message) { this.message = message; }
   function Unchecked(message) { this.message = message; }
@@ -148,8 +177,8 @@
     });
   }
 
-  // matchTrust is TrustRoot.Check: the network, the contract range and the key.
-  function matchTrust(p, doc) {
+  // matchAnchor is TrustRoot.CheckAnchor: the network and the contract range.
+  function matchAnchor(p, doc) {
     if (!doc || doc.version !== 2) throw new Unchecked('trust root version ' + (doc && doc.version) + ' is not supported (2)');
     var net = null, contract = null, ranges = [];
     (doc.networks || []).forEach(function (n) {
@@ -162,6 +191,13 @@
     });
     if (!net && !ranges.length) throw new Fail('chain ' + p.chain_id + ' and contract ' + p.contract + ' are not the issuer\'s');
     if (!net) throw new Fail('contract ' + p.contract + ' anchored for the issuer only in ' + ranges.join(' and ') + ', and this anchor is in block ' + p.block_number);
+    return { network: net, contract: contract };
+  }
+
+  // matchTrust is TrustRoot.Check: the network, the contract range and the key.
+  function matchTrust(p, doc) {
+    var m = matchAnchor(p, doc);
+    var net = m.network, contract = m.contract;
     var key = (doc.keys || []).filter(function (k) { return k.public_key === p.public_key && k.key_id === p.key_id; })[0];
     if (!key) throw new Fail('signing key ' + p.key_id + ' is not one the issuer lists');
     if (key.status === 'compromised') {
@@ -194,14 +230,141 @@
   function checkPath(p) {
     var leaf = keccak(concat([new Uint8Array([0]), word(p.token_id), hexToBytes(p.hash)]));
     if (!same(bytesToHex(leaf), p.leaf)) throw new Fail('the hash and token id do not make the bundle\'s leaf');
+    if (!same(bytesToHex(climb(leaf, p.merkle_path)), p.root)) throw new Fail('the Merkle path does not lead from the leaf to root ' + p.root);
+    return 'the path of ' + p.merkle_path.length + ' node' + (p.merkle_path.length === 1 ? '' : 's') + ' leads to root ' + p.root;
+  }
+
+  // climb is the root the Merkle path leads to from leaf: node = keccak256(0x01 || min(a, b) || max(a, b)).
+  function climb(leaf, path) {
     var node = leaf;
-    p.merkle_path.forEach(function (s) {
+    path.forEach(function (s) {
       var sib = node32(s, 'path node');
       var a = bytesToHex(node), b = bytesToHex(sib);
       node = keccak(concat([new Uint8Array([1]), a <= b ? node : sib, a <= b ? sib : node]));
     });
-    if (!same(bytesToHex(node), p.root)) throw new Fail('the Merkle path does not lead from the leaf to root ' + p.root);
-    return 'the path of ' + p.merkle_path.length + ' node' + (p.merkle_path.length === 1 ? '' : 's') + ' leads to root ' + p.root;
+    return node;
+  }
+
+  // Selective-disclosure presentations (seald's presentation.go).
+
+  function checkPresentationShape(p) {
+    if (p.version !== 1) throw new Fail('presentation version ' + p.version + ' is not one this checker reads (1)');
+    ['network', 'chain_id', 'contract', 'token_id', 'root', 'tx_hash'].forEach(function (k) {
+      if (typeof p[k] !== 'string' || p[k] === '') throw new Fail('the presentation lacks its ' + k);
+    });
+    if (!/^[0-9]+$/.test(p.token_id)) throw new Fail('the presentation\'s token_id is not a decimal number');
+    if (!Array.isArray(p.merkle_path)) throw new Fail('the presentation lacks its merkle_path');
+    if (typeof p.block_number !== 'number') throw new Fail('the presentation lacks its block_number');
+    if (!p.sd_payload || typeof p.sd_payload !== 'object' || Array.isArray(p.sd_payload)) throw new Fail('the presentation\'s sd_payload is not a JSON object');
+    if (!Array.isArray(p.disclosures)) throw new Fail('the presentation lacks its disclosures');
+    return 'a presentation of ' + p.disclosures.length + ' disclosure' + (p.disclosures.length === 1 ? '' : 's') + ' for token ' + p.token_id +
+      ' of contract ' + p.contract + ' on ' + (p.chain_name || 'chain ' + p.chain_id);
+  }
+
+  function b64url(bytes) {
+    var bin = '';
+    for (var i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+    return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+  function fromB64url(s) {
+    if (typeof s !== 'string' || /[^A-Za-z0-9_-]/.test(s) || s.length % 4 === 1) return null;
+    var bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+    var out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
+  function pointerToken(k) { return String(k).replace(/~/g, '~0').replace(/\//g, '~1'); }
+
+  // reveal is seald.Presentation.Reveal: it checks the disclosures against the SD payload (every digest in
+  // the payload or a disclosed parent exactly once, none left over) and returns the disclosed members, each
+  // disclosed value with its JSON pointer (document order), and the payload's commitment.
+  async function reveal(p) {
+    var canonical;
+    try {
+      // The RFC 8785 form, by check.js's canonicalize (the same the data box and the bundle signature use,
+      // tested against seald's jcs package); the payload holds only objects, arrays and strings.
+      canonical = canonicalText(p.sd_payload);
+    } catch (e) {
+      throw new Fail('the sd_payload cannot be canonicalized: ' + e.message);
+    }
+    if (p.sd_payload._sd_alg !== 'sha-256') throw new Fail('the sd_payload\'s _sd_alg is not "sha-256"');
+    var byDigest = Object.create(null), arrays = [], used = [];
+    for (var i = 0; i < p.disclosures.length; i++) {
+      var enc = p.disclosures[i];
+      var raw = fromB64url(enc);
+      if (!raw) throw new Fail('disclosure ' + (i + 1) + ' is not base64url');
+      var d = b64url(await sha256(new TextEncoder().encode(enc)));
+      if (d in byDigest) throw new Fail('disclosure ' + (i + 1) + ' is given twice');
+      byDigest[d] = i;
+      var arr;
+      try {
+        arr = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+      } catch (e) {
+        arr = null;
+      }
+      if (!Array.isArray(arr) || arr.length < 2 || arr.length > 3) throw new Fail('disclosure ' + (i + 1) + ' is not a JSON array of 2 or 3 elements');
+      if (typeof arr[0] !== 'string') throw new Fail('disclosure ' + (i + 1) + ': its salt is not a string');
+      arrays.push(arr);
+      used.push(false);
+    }
+    var shown = [];
+    function take(d) {
+      if (!(d in byDigest)) return null;
+      var n = byDigest[d];
+      if (used[n]) throw new Fail('disclosure ' + (n + 1) + ' is referenced twice by the payload');
+      used[n] = true;
+      return arrays[n];
+    }
+    function walk(pointer, v, disclosed) {
+      if (Array.isArray(v)) {
+        var list = [];
+        v.forEach(function (e, i) {
+          var ptr = pointer + '/' + i;
+          if (isObject(e) && Object.keys(e).length === 1 && typeof e['...'] === 'string') {
+            var arr = take(e['...']);
+            if (!arr) return;
+            if (arr.length !== 2) throw new Fail('a disclosure of a member stands for an element of "' + pointer + '"');
+            list.push(walk(ptr, arr[1], true));
+            return;
+          }
+          list.push(walk(ptr, e, disclosed));
+        });
+        if (disclosed && !list.length) shown.push([pointer, list]);
+        return list;
+      }
+      if (!isObject(v)) {
+        if (disclosed) shown.push([pointer, v]);
+        return v;
+      }
+      var out = Object.create(null); // a member named __proto__ stays a member
+      Object.keys(v).forEach(function (k) {
+        if (k === '_sd' || (pointer === '' && k === '_sd_alg')) return;
+        // A plain member is part of the committed payload; seald's payloads have none.
+        out[k] = walk(pointer + '/' + pointerToken(k), v[k], disclosed);
+      });
+      if (own(v, '_sd')) {
+        if (!Array.isArray(v._sd)) throw new Fail('_sd at "' + pointer + '" is not an array');
+        v._sd.forEach(function (d) {
+          if (typeof d !== 'string') throw new Fail('_sd at "' + pointer + '" holds a non-string digest');
+          var arr = take(d);
+          if (!arr) return;
+          if (arr.length !== 3) throw new Fail('a disclosure of an array element stands for a member of "' + pointer + '"');
+          var name = arr[1];
+          if (typeof name !== 'string' || name === '_sd' || name === '...') throw new Fail('a disclosure in "' + pointer + '" has no valid member name');
+          if (name in out) throw new Fail('member "' + name + '" of "' + pointer + '" is disclosed twice');
+          out[name] = walk(pointer + '/' + pointerToken(name), arr[2], true);
+        });
+      }
+      if (disclosed && !Object.keys(out).length) shown.push([pointer, out]);
+      return out;
+    }
+    var members = walk('', p.sd_payload, false);
+    used.forEach(function (u, n) {
+      if (!u) throw new Fail('disclosure ' + (n + 1) + ' is not in the sealed payload: its value, name or place was altered');
+    });
+    return { members: members, shown: shown, commitment: await sha256(new TextEncoder().encode(canonical)) };
   }
 
   // The contract's functions, by their 4-byte selectors.
@@ -239,8 +402,9 @@
 
   function isoSeconds(t) { return new Date(t * 1000).toISOString().replace('.000Z', 'Z'); }
 
-  // run checks bundle p; opts: {trust (document), trustURL (when fetched), rpc (URL), data (text or '')}.
-  // report(id, result, message) is called as each step ends; result is pass, fail, skip or unchecked.
+  // run checks bundle (or presentation) p; opts: {trust (document), trustURL (when fetched), rpc (URL), data
+  // (text or '')}. report(id, result, message) is called as each step ends; result is pass, fail, skip or
+  // unchecked.
   async function run(p, opts, report) {
     var failed = [], unchecked = [];
     async function step(id, f) {
@@ -259,42 +423,86 @@
         return false;
       }
     }
-    var match = null, anchored = null, revoked = null;
-    if (!(await step('bundle', function () { return checkBundle(p); }))) {
-      STEPS.slice(1).forEach(function (s) { report(s[0], 'skip', 'not checked: the proof file is not a bundle'); });
-      return { verdict: 'invalid', failed: ['bundle'] };
-    }
-    await step('data', async function () {
-      if (!opts.data || !opts.data.trim()) return { skip: 'not checked: give the data (in the box above, or as a file) to check that it is the sealed data' };
-      var got;
-      try {
-        got = await window.sealdCheck.hashData(opts.data);
-      } catch (e) {
-        throw new Fail('your data cannot be checked: ' + e.message);
+    var presentation = isPresentation(p);
+    var what = presentation ? 'presentation' : 'bundle';
+    var match = null, anchored = null, revoked = null, revealed = null;
+    if (presentation) {
+      if (!(await step('presentation', function () { return checkPresentationShape(p); }))) {
+        PSTEPS.slice(1).forEach(function (s) { report(s[0], 'skip', 'not checked: the file is not a presentation this checker reads'); });
+        return { verdict: 'invalid', failed: ['presentation'] };
       }
-      if (got !== p.hash) throw new Fail('your data\'s fingerprint is ' + got + ', not the bundle\'s ' + p.hash);
-      return 'your data\'s fingerprint is the bundle\'s';
-    });
-    await step('issuer', async function () {
-      if (opts.trustURL) await checkTrustSigned(opts.trust, opts.trustURL);
-      match = matchTrust(p, opts.trust);
-      var who = opts.trust.issuer || 'the issuer';
-      return who + ' lists chain ' + p.chain_id + ', contract ' + p.contract + ' for block ' + p.block_number + ' and key ' + p.key_id +
-        ' (' + match.key.status + ')' + (match.network.development ? '; a development chain: it proves nothing beyond the issuer\'s own machine' : '');
-    });
-    await step('signature', function () { return checkSignature(p); });
-    await step('path', function () { return checkPath(p); });
+      await step('issuer', async function () {
+        if (opts.trustURL) await checkTrustSigned(opts.trust, opts.trustURL);
+        if (!opts.trust || opts.trust.version !== 2) throw new Unchecked('trust root version ' + (opts.trust && opts.trust.version) + ' is not supported (2)');
+        match = matchAnchor(p, opts.trust);
+        return (opts.trust.issuer || 'the issuer') + ' lists chain ' + p.chain_id + ' and contract ' + p.contract + ' for block ' + p.block_number +
+          (match.network.development ? '; a development chain: it proves nothing beyond the issuer\'s own machine' : '');
+      });
+      await step('disclosures', async function () {
+        revealed = await reveal(p);
+        return 'the ' + p.disclosures.length + ' disclosure' + (p.disclosures.length === 1 ? ' is' : 's are') + ' in the payload, each once: ' +
+          (revealed.shown.map(function (m) { return describePointer(m[0]); }).join(', ') || 'no member');
+      });
+      var commitment = null;
+      await step('commitment', async function () {
+        if (revealed) {
+          commitment = revealed.commitment;
+        } else {
+          var canonical;
+          try {
+            canonical = canonicalText(p.sd_payload);
+          } catch (e) {
+            throw new Fail('the sd_payload cannot be canonicalized: ' + e.message);
+          }
+          commitment = await sha256(new TextEncoder().encode(canonical));
+        }
+        return 'the SHA-256 of the canonical payload is ' + bytesToHex(commitment).slice(2);
+      });
+      await step('path', function () {
+        if (!commitment) throw new Fail('no commitment to make the leaf from');
+        var leaf = keccak(concat([new Uint8Array([2]), word(p.token_id), commitment]));
+        if (!same(bytesToHex(climb(leaf, p.merkle_path)), p.root)) {
+          throw new Fail('the payload\'s commitment is not the one anchored for token ' + p.token_id + ': its Merkle path does not lead to root ' + p.root);
+        }
+        return 'the disclosure leaf ' + bytesToHex(leaf) + ' leads by ' + p.merkle_path.length + ' node' + (p.merkle_path.length === 1 ? '' : 's') + ' to root ' + p.root;
+      });
+    } else {
+      if (!(await step('bundle', function () { return checkBundle(p); }))) {
+        STEPS.slice(1).forEach(function (s) { report(s[0], 'skip', 'not checked: the proof file is not a bundle'); });
+        return { verdict: 'invalid', failed: ['bundle'] };
+      }
+      await step('data', async function () {
+        if (!opts.data || !opts.data.trim()) return { skip: 'not checked: give the data (in the box above, or as a file) to check that it is the sealed data' };
+        var got;
+        try {
+          got = await window.sealdCheck.hashData(opts.data);
+        } catch (e) {
+          throw new Fail('your data cannot be checked: ' + e.message);
+        }
+        if (got !== p.hash) throw new Fail('your data\'s fingerprint is ' + got + ', not the bundle\'s ' + p.hash);
+        return 'your data\'s fingerprint is the bundle\'s';
+      });
+      await step('issuer', async function () {
+        if (opts.trustURL) await checkTrustSigned(opts.trust, opts.trustURL);
+        match = matchTrust(p, opts.trust);
+        var who = opts.trust.issuer || 'the issuer';
+        return who + ' lists chain ' + p.chain_id + ', contract ' + p.contract + ' for block ' + p.block_number + ' and key ' + p.key_id +
+          ' (' + match.key.status + ')' + (match.network.development ? '; a development chain: it proves nothing beyond the issuer\'s own machine' : '');
+      });
+      await step('signature', function () { return checkSignature(p); });
+      await step('path', function () { return checkPath(p); });
+    }
 
     var rpc = rpcClient(opts.rpc);
     var token = BigInt(p.token_id);
     var chainOK = await step('chain', async function () {
       if (!opts.rpc) throw new Unchecked('give the URL of a node of ' + (p.chain_name || 'chain ' + p.chain_id));
       var id = BigInt(await rpc('eth_chainId', []));
-      if (id.toString() !== p.chain_id) throw new Fail('the node is on chain ' + id + ', not the bundle\'s chain ' + p.chain_id);
+      if (id.toString() !== p.chain_id) throw new Fail('the node is on chain ' + id + ', not the ' + what + '\'s chain ' + p.chain_id);
       return 'the node ' + opts.rpc + ' is on chain ' + p.chain_id;
     });
     if (!chainOK) {
-      ['root', 'anchor', 'revocation'].forEach(function (s) { report(s, 'skip', 'not checked: no node of the bundle\'s chain'); });
+      ['root', 'anchor', 'revocation'].forEach(function (s) { report(s, 'skip', 'not checked: no node of the ' + what + '\'s chain'); });
       return finish();
     }
     var contract = p.contract;
@@ -307,7 +515,8 @@
         throw e;
       }
       if (!out || out === '0x') throw new Fail('there is no seald contract at ' + contract);
-      if (!same(out, p.root)) throw new Fail('the contract holds root ' + out + ' for token ' + p.token_id + ', not the bundle\'s ' + p.root);
+      if (!same(out, p.root)) throw new Fail('the contract holds root ' + out + ' for token ' + p.token_id + ', not the ' + what + '\'s ' + p.root);
+      if (presentation) return 'contract ' + contract + ' holds root ' + p.root + ' for token ' + p.token_id;
       var path = p.merkle_path.map(function (s) { return node32(s, 'path node'); });
       var verify = await ethCall(rpc, contract, concat([selector('verify(uint256,bytes32,bytes32[])'), word(token), hexToBytes(p.hash),
         word(96), word(path.length)].concat(path)));
@@ -336,7 +545,7 @@
       var block = await rpc('eth_getBlockByNumber', ['0x' + p.block_number.toString(16), false]);
       if (!block) throw new Unchecked('the node does not have block ' + p.block_number);
       anchored = Number(BigInt(block.timestamp));
-      if (match && match.key.status === 'retired' && anchored >= Date.parse(match.key.retired_at) / 1000) {
+      if (match && match.key && match.key.status === 'retired' && anchored >= Date.parse(match.key.retired_at) / 1000) {
         throw new Fail('signing key ' + match.key.key_id + ' was retired at ' + match.key.retired_at + ', before this anchor (block ' +
           p.block_number + ', ' + isoSeconds(anchored) + '): a retired key is trusted only for earlier anchors');
       }
@@ -355,12 +564,18 @@
       var verdict = onlyRevoked && !unchecked.length ? 'revoked' : failed.length && !onlyRevoked ? 'invalid' : unchecked.length ? 'unchecked' : 'valid';
       return {
         verdict: verdict, failed: failed, unchecked: unchecked, anchored: anchored, revoked: revoked,
-        development: !!(match && match.network.development), bundle: p
+        development: !!(match && match.network.development), bundle: p, presentation: presentation,
+        disclosed: revealed && revealed.shown
       };
     }
   }
 
-  window.sealdProof = { run: run, steps: STEPS, bundleOf: bundleOf };
+  // describePointer writes a JSON pointer for people: "/grades/math" as "grades.math".
+  function describePointer(ptr) {
+    return ptr.replace(/^\//, '').split('/').map(function (t) { return t.replace(/~1/g, '/').replace(/~0/g, '~'); }).join('.');
+  }
+
+  window.sealdProof = { run: run, steps: STEPS, presentationSteps: PSTEPS, bundleOf: bundleOf };
 
   // The user interface: the same element ids on the page (#proof-form with data-proof and data-trust URLs)
   // and in the standalone checker (#proof-form with file inputs).
@@ -378,9 +593,44 @@
     verdict.textContent = text;
   }
 
-  function reset() {
+  // disclosedBox lists a presentation's disclosed members under the steps, as text: their values are the
+  // holder's and may be anything, so they never reach innerHTML.
+  var disclosedBox = document.createElement('div');
+  disclosedBox.id = 'proof-disclosed';
+  disclosedBox.className = 'disclosed';
+  disclosedBox.hidden = true;
+  list.parentNode.insertBefore(disclosedBox, list.nextSibling);
+
+  function showDisclosed(shown, valid) {
+    disclosedBox.textContent = '';
+    disclosedBox.hidden = !shown;
+    if (!shown) return;
+    var head = document.createElement('p');
+    var strong = document.createElement('strong');
+    strong.textContent = 'Disclosed members';
+    head.appendChild(strong);
+    head.appendChild(document.createTextNode(valid ? ' (the issuer sealed them as shown; every other member is hidden, seen only as a salted digest):'
+      : ' (as the presentation says: the check did not pass, do not rely on them):'));
+    disclosedBox.appendChild(head);
+    var ul = document.createElement('ul');
+    ul.setAttribute('aria-label', 'Disclosed members');
+    shown.forEach(function (m) {
+      var li = document.createElement('li');
+      li.setAttribute('data-pointer', m[0]);
+      var name = document.createElement('code');
+      name.setAttribute('translate', 'no');
+      name.textContent = describePointer(m[0]);
+      li.appendChild(name);
+      li.appendChild(document.createTextNode(': ' + (typeof m[1] === 'string' ? m[1] : JSON.stringify(m[1]))));
+      ul.appendChild(li);
+    });
+    disclosedBox.appendChild(ul);
+  }
+
+  function reset(steps) {
     list.textContent = '';
-    STEPS.forEach(function (s) {
+    showDisclosed(null);
+    steps.forEach(function (s) {
       var li = document.createElement('li');
       li.id = 'step-' + s[0];
       li.setAttribute('data-step', s[0]);
@@ -426,7 +676,15 @@
     var proofURL = form.getAttribute('data-proof');
     var trustURL = form.getAttribute('data-trust');
     var p, trust;
-    if (proofURL) {
+    var mine = document.getElementById('proof-file'); // the page's: a proof or presentation file of the visitor's
+    if (proofURL && mine && mine.files && mine.files[0]) {
+      p = bundleOf(parse(await mine.files[0].text(), 'proof file'));
+      var tr = await fetch(trustURL, { cache: 'no-store', credentials: 'omit' }).catch(function () {
+        throw new Unchecked('the issuer\'s trust root could not be downloaded from ' + trustURL);
+      });
+      if (!tr.ok) throw new Unchecked('the issuer\'s trust root could not be downloaded (HTTP ' + tr.status + ')');
+      trust = parse(await tr.text(), 'trust root');
+    } else if (proofURL) {
       var r = await fetch(proofURL, { cache: 'no-store', credentials: 'omit' }).catch(function () {
         throw new Unchecked('the proof file could not be downloaded');
       });
@@ -452,20 +710,24 @@
   async function check() {
     button.disabled = true;
     show('pending', 'Checking the proof…');
-    reset();
+    reset(STEPS);
     try {
       var got = await load();
+      var steps = stepsOf(got.p);
+      if (steps !== STEPS) reset(steps);
       var res = await run(got.p, got.opts, report);
+      if (res.presentation) showDisclosed(res.disclosed || null, res.verdict === 'valid');
       var when = res.anchored ? ' It was anchored at ' + isoSeconds(res.anchored) + ' (block ' + got.p.block_number + ').' : '';
       if (res.verdict === 'valid' && res.development) {
         show('error', 'Every step passed, on a development chain: the proof holds on the issuer\'s own chain only, and proves nothing to anyone else.' + when);
       } else if (res.verdict === 'valid') {
-        show('match', 'Valid: every step passed. This exact data was anchored by the issuer and is not revoked.' + when);
+        show('match', res.presentation ? 'Valid: every step passed. The disclosed members below were sealed and anchored by the issuer, and the record is not revoked.' + when
+          : 'Valid: every step passed. This exact data was anchored by the issuer and is not revoked.' + when);
       } else if (res.verdict === 'revoked') {
         show('nomatch', 'Revoked: the proof is valid, but the issuer has revoked the record on the chain. Do not rely on it.' + when);
       } else if (res.verdict === 'invalid') {
         show('nomatch', 'Not valid: the check failed at ' + res.failed.map(function (id) {
-          return STEPS.filter(function (s) { return s[0] === id; })[0][1];
+          return steps.filter(function (s) { return s[0] === id; })[0][1];
         }).join(', ') + '. Do not rely on this proof.');
       } else {
         show('error', 'Could not check every step: see the steps below.');
