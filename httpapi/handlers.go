@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -383,44 +384,25 @@ func cmpOr(a, b string) string {
 }
 
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
-	ref, err := query(r, "reference")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if len(r.Header.Values("X-Data-Password")) > 1 {
-		s.writeError(w, r, seald.Errorf(seald.EINVALID, "the X-Data-Password header is given more than once; send it once"))
-		return
-	}
-	// Wrong passwords are throttled per record and per key before any hashing (each takes 64 MiB): past
-	// its budget, a record or key is answered 429 until it refills.
-	c := callerOf(r.Context())
-	if c == nil {
-		s.writeError(w, r, seald.ErrNoCaller)
-		return
-	}
-	for _, k := range []string{"record " + ref, "key " + c.KeyID} {
-		if ok, after := s.passwordFailures.allowed(k); !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(after))
-			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "too many wrong passwords for this %s; try again later", strings.Fields(k)[0]))
-			return
-		}
-	}
-	data, err := s.Service.Download(r.Context(), c, ref, r.Header.Get("X-Data-Password"))
-	if err != nil {
-		if errors.Is(err, seald.ErrWrongPassword) {
-			s.passwordFailures.fail("record " + ref)
-			s.passwordFailures.fail("key " + c.KeyID)
-		}
-		s.writeError(w, r, err)
-		return
-	}
-	writeOK(w, r, http.StatusOK, rawJSON(data))
+	s.passwordGuarded(w, r, func(ctx context.Context, c *seald.Caller, ref, password string) (any, error) {
+		data, err := s.Service.Download(ctx, c, ref, password)
+		return rawJSON(data), err
+	})
 }
 
 // disclosure gives a record's owner its selective-disclosure package (docs/disclosure.md). The package holds
 // the data, so a record's password guards it as it guards the download, with the same throttle.
 func (s *Server) disclosure(w http.ResponseWriter, r *http.Request) {
+	s.passwordGuarded(w, r, func(ctx context.Context, c *seald.Caller, ref, password string) (any, error) {
+		return s.Service.Disclosure(ctx, c, ref, password)
+	})
+}
+
+// passwordGuarded answers an owner's read of a record's data (reference=, X-Data-Password at most once) with
+// what read gives. Wrong passwords are throttled per record and per key before any hashing (each takes
+// 64 MiB): past its budget, a record or key is answered 429 until it refills.
+func (s *Server) passwordGuarded(w http.ResponseWriter, r *http.Request,
+	read func(ctx context.Context, c *seald.Caller, ref, password string) (any, error)) {
 	ref, err := query(r, "reference")
 	if err != nil {
 		s.writeError(w, r, err)
@@ -442,7 +424,7 @@ func (s *Server) disclosure(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	pkg, err := s.Service.Disclosure(r.Context(), c, ref, r.Header.Get("X-Data-Password"))
+	out, err := read(r.Context(), c, ref, r.Header.Get("X-Data-Password"))
 	if err != nil {
 		if errors.Is(err, seald.ErrWrongPassword) {
 			s.passwordFailures.fail("record " + ref)
@@ -451,7 +433,7 @@ func (s *Server) disclosure(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeOK(w, r, http.StatusOK, pkg)
+	writeOK(w, r, http.StatusOK, out)
 }
 
 // rawJSON is canonical JSON passed through as it is.
