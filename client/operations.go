@@ -176,34 +176,29 @@ func (c *Client) Generate(ctx context.Context, data any) (*GeneratorResult, erro
 // Download returns the sealed data of a record of the caller's business, in its canonical form; password is
 // needed when the record was sealed with one.
 func (c *Client) Download(ctx context.Context, reference, password string) (json.RawMessage, error) {
-	h := http.Header{}
-	if password != "" {
-		h.Set("X-Data-Password", password)
-	}
-	var data json.RawMessage
-	err := c.do(ctx, request{method: http.MethodGet, path: pathDownload, query: url.Values{"reference": {reference}},
-		header: h, auth: true}, &data)
-	if err != nil {
-		return nil, err
-	}
-	return data, nil
+	return c.guarded(ctx, pathDownload, reference, password)
 }
 
 // DisclosurePackage returns the disclosure package of an anchored record of the caller's business: every
 // member of its data with its salt, from which `seald disclose` makes presentations of chosen members
 // (docs/disclosure.md). It is guarded as Download is: password is needed when the record was sealed with one.
 func (c *Client) DisclosurePackage(ctx context.Context, reference, password string) (json.RawMessage, error) {
+	return c.guarded(ctx, pathDisclose, reference, password)
+}
+
+// guarded reads what a record's password guards (its data, its disclosure package) from path.
+func (c *Client) guarded(ctx context.Context, path, reference, password string) (json.RawMessage, error) {
 	h := http.Header{}
 	if password != "" {
 		h.Set("X-Data-Password", password)
 	}
-	var pkg json.RawMessage
-	err := c.do(ctx, request{method: http.MethodGet, path: pathDisclose, query: url.Values{"reference": {reference}},
-		header: h, auth: true}, &pkg)
+	var out json.RawMessage
+	err := c.do(ctx, request{method: http.MethodGet, path: path, query: url.Values{"reference": {reference}},
+		header: h, auth: true}, &out)
 	if err != nil {
 		return nil, err
 	}
-	return pkg, nil
+	return out, nil
 }
 
 // PublicKey returns the Ed25519 key that signs records and proof bundles.
