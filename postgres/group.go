@@ -229,70 +229,28 @@ func insertPayloads(ctx context.Context, tx pgx.Tx, group []*createReq, results 
 	return err
 }
 
-// insertJobsTogether inserts the jobs of the group's new records in one multi-row INSERT and gives each
-// its id, matched by the reference and kind the INSERT returns (PostgreSQL does not promise the rows in
-// the order of the values). It returns false, having inserted nothing, when two jobs of the group share a
-// reference and kind.
+// insertJobsTogether inserts the jobs of the group's new records in one multi-row INSERT
+// (sqlstore.JobsTogether) and gives each its id. It returns false, having inserted nothing, when two jobs
+// of the group share a reference and kind.
 func (s *Store) insertJobsTogether(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) (bool, error) {
-	type jobKey struct{ reference, kind string }
-	slot := map[jobKey]*int64{}
-	var q strings.Builder
-	args := []any{pgx.QueryExecModeDescribeExec}
+	b := s.JobsTogether()
 	for i, r := range group {
-		if results[i] != nil {
-			continue
-		}
-		r.ids = make([]int64, len(r.jobs))
-		for k, j := range r.jobs {
-			vals := s.JobValues(j, r.r.Reference)
-			key := jobKey{vals[1].(string), string(j.Kind)}
-			if slot[key] != nil {
-				return false, nil
-			}
-			slot[key] = &r.ids[k]
-			if len(args) == 1 {
-				q.WriteString(insertJobs)
-			} else {
-				q.WriteString(`, `)
-			}
-			q.WriteString(`(?, ?, ?, ?, NULL, ?)`)
-			args = append(args, vals...)
+		if results[i] == nil {
+			r.ids = make([]int64, len(r.jobs))
+			b.Add(r.r.Reference, r.jobs, r.ids)
 		}
 	}
-	if len(args) == 1 {
-		return true, nil
+	query, args, ok := b.Query()
+	if !ok || query == "" {
+		return ok, nil
 	}
-	q.WriteString(` RETURNING id, reference, kind`)
-	rows, err := tx.Query(ctx, number(q.String()), args...)
+	rows, err := tx.Query(ctx, number(query), append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
 	if err != nil {
 		return false, err
 	}
 	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var id int64
-		var key jobKey
-		if err := rows.Scan(&id, &key.reference, &key.kind); err != nil {
-			return false, err
-		}
-		p := slot[key]
-		if p == nil {
-			return false, fmt.Errorf("the jobs' INSERT returned a job of %s %s that was not inserted", key.reference, key.kind)
-		}
-		*p = id
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return false, err
-	}
-	if n != len(slot) {
-		return false, fmt.Errorf("the jobs' INSERT returned %d rows for %d jobs", n, len(slot))
-	}
-	return true, nil
+	return true, b.Match(rows)
 }
-
-// insertJobs begins the multi-row INSERT of insertJobsTogether (the columns of sqlstore.InsertJob).
-const insertJobs = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error) VALUES `
 
 // CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never
 // exists without the job that moves it on. A job with no Reference is given the record's; each job's ID is

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -308,70 +307,29 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 	return nil
 }
 
-// insertJobsTogether inserts the jobs of the run's new records with one multi-row INSERT and gives each its
-// id, matched by the reference and kind the INSERT returns (SQLite does not promise the rows in the order
-// of the values). It returns false, having inserted nothing, when two of the jobs share a reference and
-// kind.
+// insertJobsTogether inserts the jobs of the run's new records with one multi-row INSERT
+// (sqlstore.JobsTogether) and gives each its id. It returns false, having inserted nothing, when two of the
+// jobs share a reference and kind.
 func (c *committer) insertJobsTogether(ctx context.Context, tx *querier, run []*writeReq, results []error) (bool, error) {
-	type jobKey struct{ reference, kind string }
-	slot := map[jobKey]*int64{}
-	var q strings.Builder
-	var args []any
+	b := c.s.JobsTogether()
 	for i, r := range run {
-		if results[i] != nil {
-			continue
-		}
-		r.create.ids = make([]int64, len(r.create.jobs))
-		for k, j := range r.create.jobs {
-			vals := c.s.JobValues(j, r.create.r.Reference)
-			key := jobKey{vals[1].(string), j.Kind}
-			if slot[key] != nil {
-				return false, nil
-			}
-			slot[key] = &r.create.ids[k]
-			if len(args) == 0 {
-				q.WriteString(insertJobs)
-			} else {
-				q.WriteString(`, `)
-			}
-			q.WriteString(`(?, ?, ?, ?, NULL, ?)`)
-			args = append(args, vals...)
+		if results[i] == nil {
+			r.create.ids = make([]int64, len(r.create.jobs))
+			b.Add(r.create.r.Reference, r.create.jobs, r.create.ids)
 		}
 	}
-	if len(args) == 0 {
-		return true, nil
+	query, args, ok := b.Query()
+	if !ok || query == "" {
+		return ok, nil
 	}
-	q.WriteString(` RETURNING id, reference, kind`)
-	rows, err := tx.db.QueryContext(ctx, q.String(), args...)
+	// Run unprepared: its text changes with the group's size.
+	rows, err := tx.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return false, err
 	}
 	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var id int64
-		var key jobKey
-		if err := rows.Scan(&id, &key.reference, &key.kind); err != nil {
-			return false, err
-		}
-		p := slot[key]
-		if p == nil {
-			return false, fmt.Errorf("the jobs' INSERT returned a job of %s %s that was not inserted", key.reference, key.kind)
-		}
-		*p = id
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return false, err
-	}
-	if n != len(slot) {
-		return false, fmt.Errorf("the jobs' INSERT returned %d rows for %d jobs", n, len(slot))
-	}
-	return true, nil
+	return true, b.Match(rows)
 }
-
-// insertJobs begins the multi-row INSERT of insertJobsTogether (the columns of sqlstore.InsertJob).
-const insertJobs = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error) VALUES `
 
 // insertRecords begins the multi-row INSERT of createTogether.
 var insertRecords = `INSERT INTO records (` + strings.Join(sqlstore.RecordColumns, ", ") + `) VALUES `

@@ -3,8 +3,10 @@ package sqlstore
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"seald.dev/seald"
@@ -304,4 +306,82 @@ func (s *Store) RequeueJob(ctx context.Context, j *seald.Job) (bool, error) {
 	}
 	SetJobIDs(j.Reference, []*seald.Job{j}, ids)
 	return true, nil
+}
+
+// JobsTogether is one multi-row INSERT of the first jobs of several new records, as both stores' group
+// commits run it, and gives each job its id: matched by the reference and kind the INSERT returns, since
+// neither database promises the rows in the order of the values. Two jobs that share a reference and kind
+// cannot be told apart that way; then Query says so and the caller inserts them one by one (InsertJobs).
+type JobsTogether struct {
+	s    *Store
+	q    strings.Builder
+	args []any
+	slot map[jobKey]*int64
+	dup  bool
+}
+
+type jobKey struct{ reference, kind string }
+
+// JobsTogether starts an empty multi-row INSERT of jobs.
+func (s *Store) JobsTogether() *JobsTogether { return &JobsTogether{s: s, slot: map[jobKey]*int64{}} }
+
+// Add adds a record's jobs, whose ids are to go in ids (of the same length), given the record's reference
+// to those with none.
+func (b *JobsTogether) Add(reference string, jobs []*seald.Job, ids []int64) {
+	for k, j := range jobs {
+		vals := b.s.JobValues(j, reference)
+		key := jobKey{vals[1].(string), j.Kind}
+		if b.slot[key] != nil {
+			b.dup = true
+		}
+		b.slot[key] = &ids[k]
+		if len(b.args) == 0 {
+			b.q.WriteString(`INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error) VALUES `)
+		} else {
+			b.q.WriteString(`, `)
+		}
+		b.q.WriteString(`(?, ?, ?, ?, NULL, ?)`)
+		b.args = append(b.args, vals...)
+	}
+}
+
+// Query is the INSERT (with ? placeholders) and its arguments; ok is false when two jobs added share a
+// reference and kind, and query is empty when no job was added.
+func (b *JobsTogether) Query() (query string, args []any, ok bool) {
+	if b.dup {
+		return "", nil, false
+	}
+	if len(b.args) == 0 {
+		return "", nil, true
+	}
+	return b.q.String() + ` RETURNING id, reference, kind`, b.args, true
+}
+
+// Match reads the rows the INSERT returned into the ids given to Add: every job added must come back once.
+func (b *JobsTogether) Match(rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}) error {
+	n := 0
+	for rows.Next() {
+		var id int64
+		var key jobKey
+		if err := rows.Scan(&id, &key.reference, &key.kind); err != nil {
+			return err
+		}
+		p := b.slot[key]
+		if p == nil {
+			return fmt.Errorf("the jobs' INSERT returned a job of %s %s that was not inserted", key.reference, key.kind)
+		}
+		*p = id
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if n != len(b.slot) {
+		return fmt.Errorf("the jobs' INSERT returned %d rows for %d jobs", n, len(b.slot))
+	}
+	return nil
 }
