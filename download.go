@@ -22,14 +22,26 @@ func (s *Service) Download(ctx context.Context, c *Caller, reference, password s
 	if !r.Downloadable {
 		return nil, Errorf(EINVALID, "the data of record %s is not downloadable", reference)
 	}
-	if r.HasPassword {
-		if ok, err := s.Secrets.CheckPassword(ctx, r.PasswordHash, password); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, ErrWrongPassword
-		}
+	if err := s.checkPassword(ctx, r, password); err != nil {
+		return nil, err
 	}
 	return s.recordData(ctx, r)
+}
+
+// checkPassword is nil for a record without a password or with password its own, ErrWrongPassword
+// otherwise: the guard of everything that gives a record's data (Download, Disclosure).
+func (s *Service) checkPassword(ctx context.Context, r *Record, password string) error {
+	if !r.HasPassword {
+		return nil
+	}
+	ok, err := s.Secrets.CheckPassword(ctx, r.PasswordHash, password)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrWrongPassword
+	}
+	return nil
 }
 
 // recordData reads a record's canonical data back: from the store while its store step has not run, else from

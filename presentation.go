@@ -101,12 +101,8 @@ func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password
 		// from this too.
 		return nil, Errorf(EINVALID, "the data of record %s is not downloadable, so no disclosure package is given", reference)
 	}
-	if r.HasPassword {
-		if ok, err := s.Secrets.CheckPassword(ctx, r.PasswordHash, password); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, ErrWrongPassword
-		}
+	if err := s.checkPassword(ctx, r, password); err != nil {
+		return nil, err
 	}
 	canon, err := s.recordData(ctx, r)
 	if err != nil {
