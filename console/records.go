@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	staticassets "seald.dev/seald/internal/assets"
+
 	"seald.dev/seald"
 )
 
@@ -204,11 +206,7 @@ func (c *Console) proof(w http.ResponseWriter, r *request) {
 		c.fail(w, r.Request, r, err)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	h.Set("Cache-Control", "no-store")
-	_, _ = w.Write(b)
+	staticassets.Attachment(w, name, b)
 }
 
 // refuse shows the record's page again with why an action was refused.

@@ -163,11 +163,7 @@ func (p *Page) proof(w http.ResponseWriter, r *http.Request) {
 		p.failJSON(w, r, err)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	h.Set("Cache-Control", "no-store")
-	_, _ = w.Write(b)
+	staticassets.Attachment(w, name, b)
 }
 
 // token serves a token's ERC-721 metadata, the document the contract's tokenURI names.

@@ -101,3 +101,13 @@ func (s *Set) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))
 }
+
+// Attachment sends body as a JSON file to save under name (a proof bundle, from the page and the console),
+// never cached: the file changes when the record does.
+func Attachment(w http.ResponseWriter, name string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	h.Set("Cache-Control", "no-store")
+	_, _ = w.Write(body)
+}
