@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -232,9 +231,9 @@ func BenchmarkCreateRecord(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			cpu0 := cpuTime(b)
+			cpu0 := storetest.CPUTime(b)
 			storetest.BenchCreateRecord(b, s)
-			b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(storetest.CPUTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -265,16 +264,6 @@ func BenchmarkLookups1M(b *testing.B) {
 	}
 	defer s.Close()
 	storetest.BenchLookupsLarge(b, s, 1_000_000)
-}
-
-// cpuTime is the CPU time the process has used so far, user and system.
-func cpuTime(b *testing.B) time.Duration {
-	b.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestWriteStatementsPreparedOnce checks that a write transaction runs a statement prepared once on the

@@ -183,7 +183,7 @@ func BenchNotifySave(b *testing.B, s seald.Store, reread bool) {
 	var i atomic.Int64
 	b.SetParallelism(8)
 	b.ReportAllocs()
-	cpu0 := cpuTime(b)
+	cpu0 := CPUTime(b)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -204,11 +204,12 @@ func BenchNotifySave(b *testing.B, s seald.Store, reread bool) {
 		}
 	})
 	b.StopTimer()
-	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(CPUTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
-// cpuTime is the CPU time the process has used so far, user and system.
-func cpuTime(b *testing.B) time.Duration {
+// CPUTime is the CPU time the process has used so far, user and system, for benchmarks that report CPU per
+// operation beside wall time (storetest's and the stores' own).
+func CPUTime(b *testing.B) time.Duration {
 	b.Helper()
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
