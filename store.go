@@ -32,6 +32,14 @@ type Job struct {
 	// FailingSince is when the job's first failed run ended; zero while it has not failed. It is kept
 	// across retries, for the metric of the oldest failing job of each kind (Jobs.OldestFailing).
 	FailingSince time.Time
+	// Record is the job's record as ClaimJobs read it, in the claim's transaction, so that the runner the
+	// job is handed to does not read it again (nil: not read with the job, e.g. a job made elsewhere, or
+	// no such record; the runner then reads it). It is never stored.
+	Record *Record
+	// Payload is, for a store job claimed by ClaimJobs, the payload the record keeps for its store step,
+	// read with Record (nil: not read with the job, or none is kept; the runner then reads it). It is
+	// never stored.
+	Payload []byte
 }
 
 // BatchState is where an anchoring batch is.
@@ -237,7 +245,8 @@ type Jobs interface {
 	// ClaimJobs leases up to limit due jobs of the given kinds until now+lease and returns them. Several
 	// processes may claim at once; a job is given to one of them. The kinds are in priority order: every
 	// due job of kinds[0] comes before any of kinds[1], and so on; within a kind, the earliest run_at (then
-	// the oldest job) first. The jobs are returned in that order.
+	// the oldest job) first. The jobs are returned in that order, each with its Record (and, for a store
+	// job, its Payload) read in the claim's transaction.
 	ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*Job, error)
 	// CompleteJob, in one transaction: applies u to the job's record (when u is not nil), drops its payload
 	// when dropPayload, deletes the job and inserts the next jobs. ECONFLICT, and nothing changes, when the

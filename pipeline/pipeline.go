@@ -277,7 +277,7 @@ func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 	stepCtx, cancel := context.WithTimeout(ctx, p.Lease-time.Second)
 	defer cancel()
 	start := time.Now()
-	r, err := p.Store.Record(stepCtx, j.Reference)
+	r, err := p.record(stepCtx, j)
 	if err == nil {
 		err = p.step(stepCtx, j, r)
 	}
@@ -300,6 +300,28 @@ func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 		return
 	}
 	p.fail(ctx, j, r, errorTypeOf(j.Kind), err)
+}
+
+// record is the job's record: the one the claim read with it (Job.Record), which is as fresh as a read here
+// since jobs are claimed only for idle runners and handed out at once, and every step's save holds only while
+// the record is in the state the step saw (RecordUpdate.When); or, for a job that came without it, a read.
+// The record is taken from the job, so that a job run again never runs on the record of an earlier claim.
+func (p *Pipeline) record(ctx context.Context, j *seald.Job) (*seald.Record, error) {
+	if r := j.Record; r != nil {
+		j.Record = nil
+		return r, nil
+	}
+	return p.Store.Record(ctx, j.Reference)
+}
+
+// payload is the store job's payload: the one the claim read with it (Job.Payload), or a read when it came
+// without one. Like record, it is taken from the job.
+func (p *Pipeline) payload(ctx context.Context, j *seald.Job) ([]byte, error) {
+	if b := j.Payload; b != nil {
+		j.Payload = nil
+		return b, nil
+	}
+	return p.Store.Payload(ctx, j.Reference)
 }
 
 // fail retries a failed job later, or ends it when the fault is permanent or retries are exhausted.
@@ -428,7 +450,7 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 		p.wakeLeader()
 		return nil
 	}
-	env, err := p.Store.Payload(ctx, r.Reference)
+	env, err := p.payload(ctx, j)
 	if err != nil {
 		return err
 	}

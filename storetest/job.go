@@ -16,6 +16,7 @@ var jobTests = []test{
 	{"ClaimNothing", testClaimNothing},
 	{"ClaimPriority", testClaimPriority},
 	{"ClaimConcurrent", testClaimConcurrent},
+	{"ClaimRecords", testClaimRecords},
 	{"Complete", testCompleteJob},
 	{"CompleteKeepsPayload", testCompleteKeepsPayload},
 	{"CompleteKeepsStatus", testCompleteKeepsStatus},
@@ -36,11 +37,23 @@ func withJobs(t *testing.T, s seald.Store, p *seald.Project, jobs ...*seald.Job)
 	return r
 }
 
-// claimed is j as ClaimJobs returns it when leased until.
+// claimed is j as ClaimJobs returns it when leased until, less what bare leaves out.
 func claimed(j *seald.Job, until time.Time) *seald.Job {
 	c := *j
-	c.LeasedUntil = until
+	c.LeasedUntil, c.Record, c.Payload = until, nil, nil
 	return &c
+}
+
+// bare is jobs without the record and payload a claim reads with them (testClaimRecords checks those), to
+// compare what the claim says of the jobs themselves.
+func bare(jobs ...*seald.Job) []*seald.Job {
+	out := make([]*seald.Job, len(jobs))
+	for i, j := range jobs {
+		c := *j
+		c.Record, c.Payload = nil, nil
+		out[i] = &c
+	}
+	return out
 }
 
 // claimOne claims the single job due at now, failing the test unless there is exactly one.
@@ -70,11 +83,11 @@ func testClaimDue(t *testing.T, s seald.Store) {
 	got, err := s.ClaimJobs(ctx, []string{seald.JobStore, seald.JobNotify}, 10, now, lease)
 	ok(t, "ClaimJobs", err)
 	until := now.Add(lease)
-	equal(t, "claimed jobs", got, []*seald.Job{claimed(c, until), claimed(a, until), claimed(b, until)})
+	equal(t, "claimed jobs", bare(got...), []*seald.Job{claimed(c, until), claimed(a, until), claimed(b, until)})
 
 	got, err = s.ClaimJobs(ctx, []string{seald.JobFinish}, 10, now, lease)
 	ok(t, "ClaimJobs finish", err)
-	equal(t, "claimed finish jobs", got, []*seald.Job{claimed(finish, until)})
+	equal(t, "claimed finish jobs", bare(got...), []*seald.Job{claimed(finish, until)})
 }
 
 func testClaimLimit(t *testing.T, s seald.Store) {
@@ -88,10 +101,10 @@ func testClaimLimit(t *testing.T, s seald.Store) {
 	until := now.Add(time.Minute)
 	got, err := s.ClaimJobs(t.Context(), allKinds, 2, now, time.Minute)
 	ok(t, "ClaimJobs", err)
-	equal(t, "first two", got, []*seald.Job{claimed(jobs[4], until), claimed(jobs[3], until)})
+	equal(t, "first two", bare(got...), []*seald.Job{claimed(jobs[4], until), claimed(jobs[3], until)})
 	got, err = s.ClaimJobs(t.Context(), allKinds, 2, now, time.Minute)
 	ok(t, "ClaimJobs", err)
-	equal(t, "next two", got, []*seald.Job{claimed(jobs[2], until), claimed(jobs[1], until)})
+	equal(t, "next two", bare(got...), []*seald.Job{claimed(jobs[2], until), claimed(jobs[1], until)})
 }
 
 // A leased job is not handed out again until its lease has run out, and then it is.
@@ -132,20 +145,20 @@ func testClaimPriority(t *testing.T, s seald.Store) {
 	priority := []string{seald.JobFinish, seald.JobNotify, seald.JobStore}
 	got, err := s.ClaimJobs(ctx, priority, 1, base, lease)
 	ok(t, "ClaimJobs finish, notify, store (limit 1)", err)
-	equal(t, "the first claim", got, []*seald.Job{claimed(finish, until)})
+	equal(t, "the first claim", bare(got...), []*seald.Job{claimed(finish, until)})
 	got, err = s.ClaimJobs(ctx, priority, 2, base, lease)
 	ok(t, "ClaimJobs finish, notify, store (limit 2)", err)
-	equal(t, "the second claim", got, []*seald.Job{claimed(notify, until), claimed(oldStore, until)})
+	equal(t, "the second claim", bare(got...), []*seald.Job{claimed(notify, until), claimed(oldStore, until)})
 
 	// The caller's order, not a fixed one: store first when asked so.
 	later := base.Add(time.Hour) // every lease above has run out, lateFinish is due
 	until = later.Add(lease)
 	got, err = s.ClaimJobs(ctx, []string{seald.JobStore, seald.JobFinish}, 3, later, lease)
 	ok(t, "ClaimJobs store, finish", err)
-	equal(t, "claimed store first", got, []*seald.Job{claimed(oldStore, until), claimed(store, until), claimed(finish, until)})
+	equal(t, "claimed store first", bare(got...), []*seald.Job{claimed(oldStore, until), claimed(store, until), claimed(finish, until)})
 	got, err = s.ClaimJobs(ctx, []string{seald.JobStore, seald.JobFinish, seald.JobStore}, 10, later, lease)
 	ok(t, "ClaimJobs with a kind named twice", err)
-	equal(t, "the rest", got, []*seald.Job{claimed(lateFinish, until)})
+	equal(t, "the rest", bare(got...), []*seald.Job{claimed(lateFinish, until)})
 }
 
 func testClaimNothing(t *testing.T, s seald.Store) {
@@ -163,6 +176,53 @@ func testClaimNothing(t *testing.T, s seald.Store) {
 	ok(t, "ClaimJobs with limit 0", err)
 	if len(got) != 0 {
 		t.Errorf("ClaimJobs with limit 0 = %s", show(got))
+	}
+}
+
+// A claimed job carries its record as it is stored at the claim (not as it was created), and a store job
+// the payload its record keeps: an empty payload as empty, none as nil, and nothing for the other kinds. Two
+// jobs of one record each get their own copy. Three references exercise the padding of the IN list.
+func testClaimRecords(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	full := fullRecord(p, emptyBatch(t, s, seald.NetworkEOS).ID)
+	full.ErasedAt = time.Time{} // the erasure drops the payload
+	fullStore := &seald.Job{Kind: seald.JobStore, RunAt: base}
+	fullNotify := &seald.Job{Kind: seald.JobNotify, RunAt: base}
+	ok(t, "CreateRecord", s.CreateRecord(ctx, full, []byte(`{"full":true}`), fullStore, fullNotify))
+	c := &seald.StatusChange{Reference: full.Reference, To: seald.StatusActive, Actor: "test", At: base.Add(time.Hour)}
+	ok(t, "ChangeStatus", s.ChangeStatus(ctx, c, full.Status)) // changed after it was created
+	empty := newRecord(p, base)
+	emptyStore := &seald.Job{Kind: seald.JobStore, RunAt: base}
+	ok(t, "CreateRecord", s.CreateRecord(ctx, empty, []byte{}, emptyStore))
+	none := newRecord(p, base)
+	noneStore := &seald.Job{Kind: seald.JobStore, RunAt: base}
+	ok(t, "CreateRecord", s.CreateRecord(ctx, none, nil, noneStore))
+
+	jobs := claimAll(t, s, allKinds, base.Add(time.Minute))
+	byID := map[int64]*seald.Job{}
+	for _, j := range jobs {
+		byID[j.ID] = j
+	}
+	for _, c := range []struct {
+		name    string
+		job     *seald.Job
+		payload []byte
+	}{
+		{"a store job", fullStore, []byte(`{"full":true}`)},
+		{"a notify job", fullNotify, nil},
+		{"a store job of an empty payload", emptyStore, []byte{}},
+		{"a store job of no payload", noneStore, nil},
+	} {
+		j := byID[c.job.ID]
+		if j == nil {
+			t.Fatalf("%s was not claimed: %s", c.name, show(jobs))
+		}
+		equal(t, c.name+": record", j.Record, record(t, s, j.Reference))
+		equal(t, c.name+": payload", j.Payload, c.payload)
+	}
+	if a, b := byID[fullStore.ID].Record, byID[fullNotify.ID].Record; a == b {
+		t.Errorf("two jobs of one record share its *Record")
 	}
 }
 
@@ -245,7 +305,7 @@ func testCompleteJob(t *testing.T, s seald.Store) {
 	ok(t, "CountJobs", err)
 	equal(t, "CountJobs", counts, map[string]int{seald.JobNotify: 1})
 	got := claimOne(t, s, base.Add(time.Hour), time.Minute)
-	equal(t, "the next job", got, claimed(next, base.Add(time.Hour+time.Minute)))
+	equal(t, "the next job", bare(got), []*seald.Job{claimed(next, base.Add(time.Hour+time.Minute))})
 }
 
 func testCompleteKeepsPayload(t *testing.T, s seald.Store) {
@@ -375,7 +435,7 @@ func testRetryJob(t *testing.T, s seald.Store) {
 		t.Errorf("ClaimJobs before the new run = %s", show(got))
 	}
 	got := claimOne(t, s, base.Add(10*time.Minute), time.Minute)
-	equal(t, "retried job", got, claimed(j, base.Add(11*time.Minute)))
+	equal(t, "retried job", bare(got), []*seald.Job{claimed(j, base.Add(11*time.Minute))})
 }
 
 // FailJob deletes the job and sets the record's state and error.

@@ -203,7 +203,7 @@ func testRecordJobs(t *testing.T, s seald.Store) {
 	lease := base.Add(time.Hour + time.Minute)
 	w1, w2 := *j1, *j2
 	w1.LeasedUntil, w2.LeasedUntil = lease, lease
-	equal(t, "claimed jobs", got, []*seald.Job{&w1, &w2})
+	equal(t, "claimed jobs", bare(got...), []*seald.Job{&w1, &w2})
 	counts, err := s.CountJobs(ctx)
 	ok(t, "CountJobs", err)
 	equal(t, "CountJobs", counts, map[string]int{seald.JobStore: 1, seald.JobNotify: 1})
