@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"math/bits"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"seald.dev/seald"
@@ -236,94 +238,151 @@ func (c *committer) createTogether(ctx context.Context, tx *querier, run []*writ
 	return err == nil, nil
 }
 
-// insertCreates is createTogether's statements: the records, then the payloads of those that were new, then
-// their jobs.
-func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*writeReq, results []error) error {
-	cols := len(sqlstore.RecordColumns)
+// maxChunk is the largest number of rows of one multi-row INSERT of createTogether. A run is inserted by
+// statements of power-of-two sizes (chunks), so that their texts are few (seven per table) and each is
+// prepared once on the writer and reused by every group: preparing a statement whose text changed with the
+// group's size was a tenth of the committer's CPU.
+const maxChunk = 64
+
+// chunks splits n rows into power-of-two sizes of at most maxChunk, largest first (37: 32, 4, 1).
+func chunks(n int) []int {
+	var out []int
+	for size := maxChunk; n > 0; size /= 2 {
+		for n >= size {
+			out = append(out, size)
+			n -= size
+		}
+	}
+	return out
+}
+
+// valuesText is the multi-row INSERT text begin followed by n rows of row, as chunks run it.
+func valuesText(begin, row string, n int, end string) string {
 	var q strings.Builder
-	q.WriteString(insertRecords)
-	args := make([]any, 0, len(run)*cols)
-	row := "(?" + strings.Repeat(", ?", cols-1) + ")"
-	for i, r := range run {
+	q.Grow(len(begin) + n*(len(row)+2) + len(end))
+	q.WriteString(begin)
+	for i := range n {
 		if i > 0 {
 			q.WriteString(", ")
 		}
 		q.WriteString(row)
-		args = append(args, r.create.vals...)
 	}
-	q.WriteString(` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
-	// Run unprepared: its text changes with the group's size, and it runs once.
-	rows, err := tx.db.QueryContext(ctx, q.String(), args...)
-	if err != nil {
-		return err
-	}
+	q.WriteString(end)
+	return q.String()
+}
+
+// chunkTexts caches valuesText of each power-of-two size, by statement; the group's committer is the only
+// caller, but the texts are made once for every store of the process.
+type chunkTexts struct {
+	once  sync.Once
+	texts [8]string // by log2 of the size
+	make  func(n int) string
+}
+
+func (c *chunkTexts) text(n int) string {
+	c.once.Do(func() {
+		for i, size := 0, 1; size <= maxChunk; i, size = i+1, size*2 {
+			c.texts[i] = c.make(size)
+		}
+	})
+	return c.texts[bits.Len(uint(n))-1]
+}
+
+var (
+	recordRows = chunkTexts{make: func(n int) string {
+		row := "(?" + strings.Repeat(", ?", len(sqlstore.RecordColumns)-1) + ")"
+		return valuesText(insertRecords, row, n, ` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
+	}}
+	payloadRows = chunkTexts{make: func(n int) string {
+		return valuesText(`INSERT INTO payloads (reference, data) VALUES `, `(?, ?)`, n, ``)
+	}}
+)
+
+// insertCreates is createTogether's statements: the records, then the payloads of those that were new, then
+// their jobs, each by chunks.
+func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*writeReq, results []error) error {
 	inserted := make(map[string]bool, len(run))
-	for rows.Next() {
-		var ref string
-		if err := rows.Scan(&ref); err != nil {
-			rows.Close()
+	var args []any
+	at := 0
+	for _, n := range chunks(len(run)) {
+		args = args[:0]
+		for _, r := range run[at : at+n] {
+			args = append(args, r.create.vals...)
+		}
+		at += n
+		rows, err := tx.Query(ctx, recordRows.text(n), args...)
+		if err != nil {
 			return err
 		}
-		inserted[ref] = true
+		for rows.Next() {
+			var ref string
+			if err := rows.Scan(&ref); err != nil {
+				rows.Close()
+				return err
+			}
+			inserted[ref] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	q.Reset()
+	var fresh []*writeReq // the new records, whose payloads and jobs follow
 	args = args[:0]
 	for i, r := range run {
 		if !inserted[r.create.r.Reference] {
 			results[i] = sqlstore.Conflict(r.op, "record %s already exists", r.create.r.Reference)
 			continue
 		}
+		fresh = append(fresh, r)
 		if r.create.payload != nil {
-			if len(args) == 0 {
-				q.WriteString(`INSERT INTO payloads (reference, data) VALUES (?, ?)`)
-			} else {
-				q.WriteString(`, (?, ?)`)
-			}
 			args = append(args, r.create.r.Reference, r.create.payload)
 		}
 	}
-	if len(args) > 0 {
-		if _, err := tx.db.ExecContext(ctx, q.String(), args...); err != nil {
+	for rest := args; len(rest) > 0; {
+		n := chunks(len(rest) / 2)[0]
+		if _, err := tx.Exec(ctx, payloadRows.text(n), rest[:2*n]...); err != nil {
 			return err
 		}
+		rest = rest[2*n:]
 	}
-	if ok, err := c.insertJobsTogether(ctx, tx, run, results); ok || err != nil {
-		return err
-	}
-	// Two jobs of one reference and kind: their ids cannot be told apart by what the multi-row INSERT
-	// returns, so each job is inserted by its own statement.
-	for i, r := range run {
-		if results[i] != nil {
+	at = 0
+	for _, n := range chunks(len(fresh)) {
+		part := fresh[at : at+n]
+		at += n
+		if ok, err := c.insertJobsTogether(ctx, tx, part); ok || err != nil {
+			if err != nil {
+				return err
+			}
 			continue
 		}
-		if r.create.ids, err = c.s.InsertJobs(r.ctx, tx, r.create.r.Reference, r.create.jobs); err != nil {
-			return err
+		// Two jobs of one reference and kind: their ids cannot be told apart by what the multi-row INSERT
+		// returns, so each job is inserted by its own statement.
+		for _, r := range part {
+			var err error
+			if r.create.ids, err = c.s.InsertJobs(r.ctx, tx, r.create.r.Reference, r.create.jobs); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// insertJobsTogether inserts the jobs of the run's new records with one multi-row INSERT
-// (sqlstore.JobsTogether) and gives each its id. It returns false, having inserted nothing, when two of the
-// jobs share a reference and kind.
-func (c *committer) insertJobsTogether(ctx context.Context, tx *querier, run []*writeReq, results []error) (bool, error) {
+// insertJobsTogether inserts the jobs of new records with one multi-row INSERT (sqlstore.JobsTogether) and
+// gives each its id. It returns false, having inserted nothing, when two of the jobs share a reference and
+// kind.
+func (c *committer) insertJobsTogether(ctx context.Context, tx *querier, fresh []*writeReq) (bool, error) {
 	b := c.s.JobsTogether()
-	for i, r := range run {
-		if results[i] == nil {
-			r.create.ids = make([]int64, len(r.create.jobs))
-			b.Add(r.create.r.Reference, r.create.jobs, r.create.ids)
-		}
+	for _, r := range fresh {
+		r.create.ids = make([]int64, len(r.create.jobs))
+		b.Add(r.create.r.Reference, r.create.jobs, r.create.ids)
 	}
 	query, args, ok := b.Query()
 	if !ok || query == "" {
 		return ok, nil
 	}
-	// Run unprepared: its text changes with the group's size.
-	rows, err := tx.db.QueryContext(ctx, query, args...)
+	// Its text is one per number of jobs: with one job per record, as the API creates them, the chunks'.
+	rows, err := tx.Query(ctx, query, args...)
 	if err != nil {
 		return false, err
 	}

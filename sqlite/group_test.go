@@ -3,6 +3,7 @@ package sqlite
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -125,4 +126,34 @@ func TestCreatesTogether(t *testing.T) {
 	run("a job that cannot be inserted", []create{{record(), job(), ""},
 		{record(), []*seald.Job{{Kind: seald.JobStore, RunAt: at}, {Kind: seald.JobStore, Reference: "D-absent", RunAt: at}}, seald.ENOTFOUND},
 		{record(), job(), ""}}, 1)
+
+	// More creates than one chunk: the records go in by statements of 64, 32, 4 and 1 rows, with a conflict
+	// in the second chunk, and their statements are prepared once for the groups after.
+	var many []create
+	for i := range 101 {
+		if i == 70 {
+			d := record()
+			d.Reference = existing.Reference
+			many = append(many, create{d, job(), seald.ECONFLICT})
+			continue
+		}
+		many = append(many, create{record(), job(), ""})
+	}
+	run("chunks", many, 0)
+	for _, text := range []string{recordRows.text(64), recordRows.text(32), recordRows.text(4), recordRows.text(1),
+		payloadRows.text(64), payloadRows.text(32), payloadRows.text(4)} {
+		if _, ok := s.writes.stmts[text]; !ok {
+			t.Errorf("the chunk statement %.60s... (%d bytes) is not prepared on the writer", text, len(text))
+		}
+	}
+}
+
+// A run of creates is cut into power-of-two chunks, largest first, of at most maxChunk rows.
+func TestChunks(t *testing.T) {
+	for n, want := range map[int][]int{0: nil, 1: {1}, 2: {2}, 3: {2, 1}, 37: {32, 4, 1}, 64: {64}, 100: {64, 32, 4},
+		200: {64, 64, 64, 8}} {
+		if got := chunks(n); !slices.Equal(got, want) {
+			t.Errorf("chunks(%d) = %v, want %v", n, got, want)
+		}
+	}
 }
