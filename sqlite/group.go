@@ -128,7 +128,7 @@ func (c *committer) commit(group []*writeReq) []error {
 		results[0] = c.alone(group[0])
 		return results
 	}
-	err := c.s.writeTx(context.Background(), "sqlite.groupCommit", func(ctx context.Context, tx *querier) error {
+	err := c.s.writeTx(context.Background(), "sqlite.groupCommit", len(group), func(ctx context.Context, tx *querier) error {
 		clear(results)
 		for i := 0; i < len(group); {
 			if n := createRun(group[i:]); n > 1 {
@@ -176,7 +176,7 @@ func (c *committer) commit(group []*writeReq) []error {
 
 // alone runs one write in its own transaction.
 func (c *committer) alone(r *writeReq) error {
-	err := c.s.writeTx(r.ctx, r.op, r.fn)
+	err := c.s.writeTx(r.ctx, r.op, 1, r.fn)
 	if err == nil && r.create != nil {
 		sqlstore.SetJobIDs(r.create.r.Reference, r.create.jobs, r.create.ids)
 	}
