@@ -3,9 +3,6 @@ package sqlite
 import (
 	"context"
 	"errors"
-	"math/bits"
-	"strings"
-	"sync"
 	"sync/atomic"
 
 	"seald.dev/seald"
@@ -238,64 +235,12 @@ func (c *committer) createTogether(ctx context.Context, tx *querier, run []*writ
 	return err == nil, nil
 }
 
-// maxChunk is the largest number of rows of one multi-row INSERT of createTogether. A run is inserted by
-// statements of power-of-two sizes (chunks), so that their texts are few (seven per table) and each is
-// prepared once on the writer and reused by every group: preparing a statement whose text changed with the
-// group's size was a tenth of the committer's CPU.
-const maxChunk = 64
-
-// chunks splits n rows into power-of-two sizes of at most maxChunk, largest first (37: 32, 4, 1).
-func chunks(n int) []int {
-	var out []int
-	for size := maxChunk; n > 0; size /= 2 {
-		for n >= size {
-			out = append(out, size)
-			n -= size
-		}
-	}
-	return out
-}
-
-// valuesText is the multi-row INSERT text begin followed by n rows of row, as chunks run it.
-func valuesText(begin, row string, n int, end string) string {
-	var q strings.Builder
-	q.Grow(len(begin) + n*(len(row)+2) + len(end))
-	q.WriteString(begin)
-	for i := range n {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		q.WriteString(row)
-	}
-	q.WriteString(end)
-	return q.String()
-}
-
-// chunkTexts caches valuesText of each power-of-two size, by statement; the group's committer is the only
-// caller, but the texts are made once for every store of the process.
-type chunkTexts struct {
-	once  sync.Once
-	texts [8]string // by log2 of the size
-	make  func(n int) string
-}
-
-func (c *chunkTexts) text(n int) string {
-	c.once.Do(func() {
-		for i, size := 0, 1; size <= maxChunk; i, size = i+1, size*2 {
-			c.texts[i] = c.make(size)
-		}
-	})
-	return c.texts[bits.Len(uint(n))-1]
-}
-
+// The multi-row statements of a run, by chunk size (sqlstore.Chunks): each is prepared once on the writer
+// and reused by every group; preparing a statement whose text changed with the group's size was a tenth of
+// the committer's CPU.
 var (
-	recordRows = chunkTexts{make: func(n int) string {
-		row := "(?" + strings.Repeat(", ?", len(sqlstore.RecordColumns)-1) + ")"
-		return valuesText(insertRecords, row, n, ` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
-	}}
-	payloadRows = chunkTexts{make: func(n int) string {
-		return valuesText(`INSERT INTO payloads (reference, data) VALUES `, `(?, ?)`, n, ``)
-	}}
+	recordRows  = sqlstore.NewChunkTexts(sqlstore.InsertRecordRows)
+	payloadRows = sqlstore.NewChunkTexts(sqlstore.InsertPayloadRows)
 )
 
 // insertCreates is createTogether's statements: the records, then the payloads of those that were new, then
@@ -304,13 +249,13 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 	inserted := make(map[string]bool, len(run))
 	var args []any
 	at := 0
-	for _, n := range chunks(len(run)) {
+	for _, n := range sqlstore.Chunks(len(run)) {
 		args = args[:0]
 		for _, r := range run[at : at+n] {
 			args = append(args, r.create.vals...)
 		}
 		at += n
-		rows, err := tx.Query(ctx, recordRows.text(n), args...)
+		rows, err := tx.Query(ctx, recordRows.Text(n), args...)
 		if err != nil {
 			return err
 		}
@@ -340,14 +285,14 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 		}
 	}
 	for rest := args; len(rest) > 0; {
-		n := chunks(len(rest) / 2)[0]
-		if _, err := tx.Exec(ctx, payloadRows.text(n), rest[:2*n]...); err != nil {
+		n := sqlstore.Chunks(len(rest) / 2)[0]
+		if _, err := tx.Exec(ctx, payloadRows.Text(n), rest[:2*n]...); err != nil {
 			return err
 		}
 		rest = rest[2*n:]
 	}
 	at = 0
-	for _, n := range chunks(len(fresh)) {
+	for _, n := range sqlstore.Chunks(len(fresh)) {
 		part := fresh[at : at+n]
 		at += n
 		if ok, err := c.insertJobsTogether(ctx, tx, part); ok || err != nil {
@@ -389,9 +334,6 @@ func (c *committer) insertJobsTogether(ctx context.Context, tx *querier, fresh [
 	defer rows.Close()
 	return true, b.Match(rows)
 }
-
-// insertRecords begins the multi-row INSERT of createTogether.
-var insertRecords = `INSERT INTO records (` + strings.Join(sqlstore.RecordColumns, ", ") + `) VALUES `
 
 // CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never
 // exists without the job that moves it on. A job with no Reference is given the record's; each job's ID is

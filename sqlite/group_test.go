@@ -3,7 +3,6 @@ package sqlite
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -140,20 +139,10 @@ func TestCreatesTogether(t *testing.T) {
 		many = append(many, create{record(), job(), ""})
 	}
 	run("chunks", many, 0)
-	for _, text := range []string{recordRows.text(64), recordRows.text(32), recordRows.text(4), recordRows.text(1),
-		payloadRows.text(64), payloadRows.text(32), payloadRows.text(4)} {
+	for _, text := range []string{recordRows.Text(64), recordRows.Text(32), recordRows.Text(4), recordRows.Text(1),
+		payloadRows.Text(64), payloadRows.Text(32), payloadRows.Text(4)} {
 		if _, ok := s.writes.stmts[text]; !ok {
 			t.Errorf("the chunk statement %.60s... (%d bytes) is not prepared on the writer", text, len(text))
-		}
-	}
-}
-
-// A run of creates is cut into power-of-two chunks, largest first, of at most maxChunk rows.
-func TestChunks(t *testing.T) {
-	for n, want := range map[int][]int{0: nil, 1: {1}, 2: {2}, 3: {2, 1}, 37: {32, 4, 1}, 64: {64}, 100: {64, 32, 4},
-		200: {64, 64, 64, 8}} {
-		if got := chunks(n); !slices.Equal(got, want) {
-			t.Errorf("chunks(%d) = %v, want %v", n, got, want)
 		}
 	}
 }
