@@ -29,10 +29,11 @@ import (
 // the write's own outcome: it always learns whether its write was committed.
 //
 // CreateRecord, the API's one write per accepted record, goes further: consecutive creates of one group
-// (of distinct references) are inserted together, under one savepoint, by one multi-row INSERT of their
+// (of distinct references) are inserted together, under one savepoint, by multi-row INSERTs of their
 // records (ON CONFLICT (reference) DO NOTHING RETURNING reference, so that a reference that exists already
-// is that caller's ECONFLICT without failing the others), one of their payloads and one of their jobs
-// (RETURNING id, reference, kind, to give each job its id). If
+// is that caller's ECONFLICT without failing the others), of their payloads and of their jobs (RETURNING
+// id, reference, kind, to give each job its id), each cut into chunks of power-of-two sizes whose
+// statements stay prepared (sqlstore.Chunks). If
 // anything else fails there, the savepoint is rolled back and each of those creates runs again on its own
 // savepoint as any other write, so that each caller gets its own outcome.
 //
