@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,55 +75,106 @@ func SDDigest(encoded string) string {
 // salts of secret. It walks the canonical bytes once: a canonical value is already the canonical form its
 // disclosure needs, so no disclosure is encoded or canonicalized again.
 func BuildSD(canon []byte, secret []byte) (*SDPayload, error) {
+	b := &sdBuilder{keep: true}
+	payload, err := b.build(canon, secret)
+	if err != nil {
+		return nil, err
+	}
+	return &SDPayload{Payload: payload, Commitment: sha256.Sum256(payload), Disclosures: b.out}, nil
+}
+
+// SDCommitment is BuildSD's commitment alone, what sealing keeps: the same walk, without keeping the
+// disclosures (a string and a path each), so a seal pays for the hashing and little else.
+func SDCommitment(canon []byte, secret []byte) ([32]byte, error) {
+	var b sdBuilder
+	payload, err := b.build(canon, secret)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(payload), nil
+}
+
+// sdBuilder walks canonical data once, making the disclosures. Its buffers are reused from one disclosure
+// to the next: ptr holds the JSON pointer of the value being walked (each member appends its token and
+// takes it off again), digs the digests of the objects being walked (each object its own tail).
+type sdBuilder struct {
+	canon []byte
+	mac   hash.Hash
+	keep  bool       // keep the disclosures in out (BuildSD), or only their digests (SDCommitment)
+	out   []SDMember // the disclosures, when keep
+	ptr   []byte
+	digs  []sdDigest
+	arr   []byte // a disclosure's JSON array
+	enc   []byte // its base64url
+	sum   [sha256.Size]byte
+}
+
+// sdDigest is a digest as the payload writes it: base64url (no padding) of 32 bytes.
+type sdDigest [43]byte
+
+// build returns the SD payload of canon.
+func (b *sdBuilder) build(canon []byte, secret []byte) ([]byte, error) {
 	if len(canon) == 0 || canon[0] != '{' {
 		return nil, fmt.Errorf("disclosure: the data is not an object")
 	}
-	b := &sdBuilder{canon: canon, mac: hmac.New(sha256.New, secret)}
-	v, next, err := b.value("", 0)
+	b.canon, b.mac = canon, hmac.New(sha256.New, secret)
+	v, next, err := b.value(0)
 	if err != nil {
 		return nil, err
 	}
 	if next != len(canon) {
 		return nil, fmt.Errorf("disclosure: bytes after the data")
 	}
-	payload := append(v[:len(v)-1:len(v)-1], `,"_sd_alg":"`+SDAlg+`"}`...)
-	return &SDPayload{Payload: payload, Commitment: sha256.Sum256(payload), Disclosures: b.out}, nil
+	return append(v[:len(v)-1:len(v)-1], `,"_sd_alg":"`+SDAlg+`"}`...), nil
 }
 
-type sdBuilder struct {
-	canon []byte
-	mac   hash.Hash
-	out   []SDMember
-}
-
-// salt is the salt of the member at pointer: 128 bits, base64url without padding.
-func (b *sdBuilder) salt(pointer string) string {
+// appendSalt appends the salt of the member at b.ptr: 128 bits, base64url without padding.
+func (b *sdBuilder) appendSalt(dst []byte) []byte {
 	b.mac.Reset()
-	b.mac.Write([]byte("salt\n" + pointer))
-	var sum [sha256.Size]byte
-	return base64.RawURLEncoding.EncodeToString(b.mac.Sum(sum[:0])[:16])
+	b.mac.Write(saltLabel)
+	b.mac.Write(b.ptr)
+	return base64.RawURLEncoding.AppendEncode(dst, b.mac.Sum(b.sum[:0])[:16])
 }
+
+var saltLabel = []byte("salt\n")
 
 // pointerToken escapes a member name as one RFC 6901 reference token.
 func pointerToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
+// appendToken appends the RFC 6901 reference token of the member name s.
+func appendToken(dst []byte, s []byte) []byte {
+	for _, c := range s {
+		switch c {
+		case '~':
+			dst = append(dst, '~', '0')
+		case '/':
+			dst = append(dst, '~', '1')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
 var errNotCanonical = fmt.Errorf("disclosure: the data is not in canonical form")
 
-// value returns the SD form of the canonical value at b.canon[i:] and where it ends: an object's members and
-// an array's elements are replaced by digests, their disclosures appended to b.out; anything else is itself.
-func (b *sdBuilder) value(pointer string, i int) ([]byte, int, error) {
+// value returns the SD form of the canonical value at b.canon[i:] (whose pointer is b.ptr) and where it
+// ends: an object's members and an array's elements are replaced by digests, their disclosures appended to
+// b.out; anything else is itself.
+func (b *sdBuilder) value(i int) ([]byte, int, error) {
 	c := b.canon
 	if i >= len(c) {
 		return nil, i, errNotCanonical
 	}
 	switch c[i] {
 	case '{':
-		var digests []string
+		first := len(b.digs) // this object's digests are b.digs[first:]
+		defer func() { b.digs = b.digs[:first] }()
 		i++
 		for i < len(c) && c[i] != '}' {
-			if len(digests) > 0 {
+			if len(b.digs) > first {
 				if c[i] != ',' {
 					return nil, i, errNotCanonical
 				}
@@ -134,29 +185,37 @@ func (b *sdBuilder) value(pointer string, i int) ([]byte, int, error) {
 				return nil, i, errNotCanonical
 			}
 			rawName := c[i:end]
-			name := string(rawName[1 : len(rawName)-1])
+			at := len(b.ptr)
+			b.ptr = append(b.ptr, '/')
 			if bytes.IndexByte(rawName, '\\') >= 0 {
+				var name string
 				if err := json.Unmarshal(rawName, &name); err != nil {
 					return nil, i, errNotCanonical
 				}
+				b.ptr = appendToken(b.ptr, []byte(name))
+			} else {
+				b.ptr = appendToken(b.ptr, rawName[1:len(rawName)-1])
 			}
-			d, next, err := b.disclose(pointer+"/"+pointerToken(name), rawName, end+1)
+			d, next, err := b.disclose(rawName, end+1)
+			b.ptr = b.ptr[:at]
 			if err != nil {
 				return nil, i, err
 			}
-			digests = append(digests, d)
+			b.digs = append(b.digs, d)
 			i = next
 		}
 		if i >= len(c) {
 			return nil, i, errNotCanonical
 		}
-		sort.Strings(digests)
-		out := []byte(`{"_sd":[`)
-		for k, d := range digests {
+		digests := b.digs[first:]
+		slices.SortFunc(digests, func(x, y sdDigest) int { return bytes.Compare(x[:], y[:]) })
+		out := make([]byte, 0, len(`{"_sd":[]}`)+len(digests)*(len(sdDigest{})+3))
+		out = append(out, `{"_sd":[`...)
+		for k := range digests {
 			if k > 0 {
 				out = append(out, ',')
 			}
-			out = append(append(append(out, '"'), d...), '"')
+			out = append(append(append(out, '"'), digests[k][:]...), '"')
 		}
 		return append(out, "]}"...), i + 1, nil
 	case '[':
@@ -170,11 +229,14 @@ func (b *sdBuilder) value(pointer string, i int) ([]byte, int, error) {
 				i++
 				out = append(out, ',')
 			}
-			d, next, err := b.disclose(pointer+"/"+strconv.Itoa(n), nil, i)
+			at := len(b.ptr)
+			b.ptr = strconv.AppendInt(append(b.ptr, '/'), int64(n), 10)
+			d, next, err := b.disclose(nil, i)
+			b.ptr = b.ptr[:at]
 			if err != nil {
 				return nil, i, err
 			}
-			out = append(append(append(out, `{"...":"`...), d...), `"}`...)
+			out = append(append(append(out, `{"...":"`...), d[:]...), `"}`...)
 			i = next
 		}
 		if i >= len(c) {
@@ -212,26 +274,35 @@ func stringEnd(c []byte, i int) (int, error) {
 }
 
 // disclose makes the disclosure of the member (rawName, its canonical JSON string) or array element (nil)
-// whose value starts at b.canon[i], and returns its digest and where the value ends. The member's own
-// disclosure comes before those of its children. Its JSON array is canonical as written: the salt is
-// base64url, the name and a scalar value are canonical bytes of the data, and an object's or array's SD form
-// is written canonically by value.
-func (b *sdBuilder) disclose(pointer string, rawName []byte, i int) (string, int, error) {
+// at pointer b.ptr whose value starts at b.canon[i], and returns its digest and where the value ends. The
+// member's own disclosure comes before those of its children. Its JSON array is canonical as written: the
+// salt is base64url, the name and a scalar value are canonical bytes of the data, and an object's or
+// array's SD form is written canonically by value.
+func (b *sdBuilder) disclose(rawName []byte, i int) (sdDigest, int, error) {
 	at := len(b.out)
-	b.out = append(b.out, SDMember{Path: pointer})
-	v, next, err := b.value(pointer, i)
-	if err != nil {
-		return "", i, err
+	if b.keep {
+		b.out = append(b.out, SDMember{Path: string(b.ptr)})
 	}
-	arr := make([]byte, 0, 32+len(rawName)+len(v))
-	arr = append(append(append(arr, `["`...), b.salt(pointer)...), `",`...)
+	v, next, err := b.value(i)
+	if err != nil {
+		return sdDigest{}, i, err
+	}
+	// b.arr and b.enc are free again: the children's disclosures are made.
+	arr := append(b.arr[:0], `["`...)
+	arr = append(b.appendSalt(arr), `",`...)
 	if rawName != nil {
 		arr = append(append(arr, rawName...), ',')
 	}
 	arr = append(append(arr, v...), ']')
-	enc := base64.RawURLEncoding.EncodeToString(arr)
-	b.out[at].Disclosure = enc
-	return SDDigest(enc), next, nil
+	b.arr = arr
+	b.enc = base64.RawURLEncoding.AppendEncode(b.enc[:0], arr)
+	if b.keep {
+		b.out[at].Disclosure = string(b.enc)
+	}
+	var d sdDigest
+	sum := sha256.Sum256(b.enc)
+	base64.RawURLEncoding.Encode(d[:], sum[:])
+	return d, next, nil
 }
 
 // decodeCommitment parses a record's hex commitment.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -120,6 +121,51 @@ func TestDisclosureRoundTrip(t *testing.T) {
 			t.Errorf("a member the package lacks: %v", err)
 		}
 	})
+}
+
+// The commitments of known data are pinned: they are anchored on chain and checked by verifiers, so a change
+// of how the payload is made (names with escapes, pointers with ~ and /, nested arrays, an empty object)
+// must be seen here; and SDCommitment, which sealing runs, is BuildSD's commitment.
+func TestSDCommitmentPinned(t *testing.T) {
+	for _, c := range []struct{ data, commitment, disclosures string }{
+		{`{"name":"Ada Lovelace","degree":"MSc","grades":{"math":19.5,"logic":18},"birthdate":"1815-12-10","tags":["a",{"x":1}]}`,
+			"3ba5fd7c932cd7c38cc3232be4b588ff7f870d74d62be34b7378592557c12631",
+			"1f8398b40958941a2fa09c08ce464e732af2694f1db100279cc1303164b80ca2"},
+		{`{"a/b":{"c~d":[[],{},[1,[2,{"e\"f":null}]]]},"\u00e9":"\u20ac","x\\y":true,"":false,"n":-0.5e-7}`,
+			"dad53540b8dee2c35e34fc255d5a752c70b5b3fe7a131e2a90232c5348aef717",
+			"4b67b6125831ca58f3f57bce757b0168fc28d1eb29f49b77c2ac53e2a5260bbd"},
+		{`{}`, "452f3318d56b49b60dc798007fde747611f8999b51264dfc2881c2076ff11a69",
+			"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+	} {
+		canon, err := jcs.Canonicalize([]byte(c.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret := []byte("pinned secret")
+		sd, err := BuildSD(canon, secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The disclosures, paths and strings, in their order, hashed into one figure.
+		h := sha256.New()
+		for _, d := range sd.Disclosures {
+			h.Write([]byte(d.Path + "\x00" + d.Disclosure + "\x00"))
+		}
+		if got := hex.EncodeToString(sd.Commitment[:]); got != c.commitment {
+			t.Errorf("%s: commitment %s, want %s", c.data, got, c.commitment)
+		}
+		if got := hex.EncodeToString(h.Sum(nil)); got != c.disclosures {
+			t.Errorf("%s: disclosures hash to %s, want %s", c.data, got, c.disclosures)
+		}
+		if commitment, err := SDCommitment(canon, secret); err != nil || commitment != sd.Commitment {
+			t.Errorf("%s: SDCommitment %x (%v), BuildSD %x", c.data, commitment, err, sd.Commitment)
+		}
+	}
+	for _, bad := range []string{``, `[1]`, `{"a":1}x`, `{"a":}`, `{"a":1,}`} {
+		if _, err := SDCommitment([]byte(bad), []byte("s")); err == nil {
+			t.Errorf("SDCommitment(%q) did not fail", bad)
+		}
+	}
 }
 
 // FuzzPresentation: a presentation from anywhere is refused with EINVALID or revealed, never a panic; and

@@ -189,12 +189,12 @@ func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record,
 	if err != nil {
 		return nil, err
 	}
-	sd, err := BuildSD(canon, secret)
+	commitment, err := SDCommitment(canon, secret)
 	if err != nil {
 		return nil, err
 	}
 	blind := disclosureBlind(secret)
-	r.Disclosure, r.DisclosureBlind = hex.EncodeToString(sd.Commitment[:]), hex.EncodeToString(blind[:])
+	r.Disclosure, r.DisclosureBlind = hex.EncodeToString(commitment[:]), hex.EncodeToString(blind[:])
 	if err := s.Store.CreateRecord(ctx, r, env, &Job{Kind: JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
 		return nil, err
 	}

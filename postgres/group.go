@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,9 +17,10 @@ import (
 // record per request, so under load most of a create's time was that flush and a round trip per statement.
 // Concurrent CreateRecord calls are instead queued for committer goroutines (two, so that one group is
 // inserted while the other waits for its flush), each of which inserts up to maxGroup records in one
-// transaction: one multi-row INSERT of the records (ON CONFLICT (reference) DO NOTHING, so a
-// duplicate reference is found without aborting the transaction), then their payloads and jobs in one
-// pipelined batch, then one commit. Each caller gets the result of its own record:
+// transaction: multi-row INSERTs of the records (ON CONFLICT (reference) DO NOTHING, so a duplicate
+// reference is found without aborting the transaction) in one pipelined batch, then their payloads and jobs
+// in another, then one commit. The rows go in by chunks of power-of-two sizes (sqlstore.Chunks), whose few
+// statements stay prepared. Each caller gets the result of its own record:
 //
 //   - success only after the group's commit returned, so its rows are durable;
 //   - ECONFLICT when its reference already existed; the others still commit;
@@ -137,119 +137,113 @@ func (c *committer) alone(r *createReq) error {
 	return c.s.CreateValues(context.Background(), r.r, r.args, r.payload, r.jobs)
 }
 
-// insertGroup inserts the records of a group, then the payloads and jobs of those that were new, setting
-// ECONFLICT in results for the others.
-func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
-	var q strings.Builder
-	q.WriteString(`INSERT INTO records (` + strings.Join(sqlstore.RecordColumns, ", ") + `) VALUES `)
-	args := make([]any, 0, len(group)*len(sqlstore.RecordColumns))
-	for i, r := range group {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		q.WriteString("(?" + strings.Repeat(", ?", len(sqlstore.RecordColumns)-1) + ")")
-		args = append(args, r.args...)
-	}
-	q.WriteString(` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
-	// Its text changes with the group's size: an unnamed statement, so that neither pgx's statement cache
-	// nor the server keeps a prepared statement for every size (memory that would only grow).
-	rows, err := tx.Query(ctx, number(q.String()), append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
-	if err != nil {
-		return err
-	}
-	inserted := map[string]bool{}
-	for rows.Next() {
-		var ref string
-		if err := rows.Scan(&ref); err != nil {
-			rows.Close()
-			return err
-		}
-		inserted[ref] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
+// The multi-row statements of a group, by chunk size (sqlstore.Chunks): a few fixed texts, which pgx
+// prepares once per connection and the server parses and plans once, where a text that changed with the
+// group's size was sent unnamed, parsed and planned for every group, at two round trips per statement.
+var (
+	recordRows  = sqlstore.NewChunkTexts(func(n int) string { return number(sqlstore.InsertRecordRows(n)) })
+	payloadRows = sqlstore.NewChunkTexts(func(n int) string { return number(sqlstore.InsertPayloadRows(n)) })
+)
 
-	if err := insertPayloads(ctx, tx, group, results); err != nil {
-		return err
-	}
-	if ok, err := s.insertJobsTogether(ctx, tx, group, results); ok || err != nil {
-		return err
-	}
-	// Two jobs of one reference and kind in the group: their ids cannot be told apart by what the multi-row
-	// INSERT returns, so they are inserted one statement each, in one pipelined batch.
+// insertGroup inserts the records of a group, then the payloads and jobs of those that were new, setting
+// ECONFLICT in results for the others: one pipelined batch of the records' chunks, then one of the
+// payloads' and jobs'.
+func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
+	inserted := make(map[string]bool, len(group))
 	var b pgx.Batch
+	at := 0
+	for _, n := range sqlstore.Chunks(len(group)) {
+		args := make([]any, 0, n*len(sqlstore.RecordColumns))
+		for _, r := range group[at : at+n] {
+			args = append(args, r.args...)
+		}
+		at += n
+		b.Queue(recordRows.Text(n), args...).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var ref string
+				if err := rows.Scan(&ref); err != nil {
+					return err
+				}
+				inserted[ref] = true
+			}
+			return rows.Err()
+		})
+	}
+	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+		return err
+	}
+	var fresh []*createReq // the new records, whose payloads and jobs follow
+	var payloads []any
 	for i, r := range group {
-		if results[i] != nil {
+		if !inserted[r.r.Reference] {
+			results[i] = sqlstore.Conflict(opCreate, "record %s already exists", r.r.Reference)
 			continue
 		}
-		for _, j := range r.jobs {
-			b.Queue(rebind(sqlstore.InsertJob), s.JobValues(j, r.r.Reference)...)
+		fresh = append(fresh, r)
+		if r.payload != nil {
+			payloads = append(payloads, r.r.Reference, r.payload)
+		}
+	}
+
+	b = pgx.Batch{}
+	for rest := payloads; len(rest) > 0; {
+		n := sqlstore.Chunks(len(rest) / 2)[0]
+		b.Queue(payloadRows.Text(n), rest[:2*n]...)
+		rest = rest[2*n:]
+	}
+	if !s.queueJobsTogether(&b, fresh) {
+		// Two jobs of one reference and kind, whose ids cannot be told apart by what the multi-row INSERT
+		// returns, or records of several jobs (or none): the jobs are inserted one statement each.
+		for _, r := range fresh {
+			r.ids = make([]int64, len(r.jobs))
+			for k, j := range r.jobs {
+				id := &r.ids[k]
+				b.Queue(rebind(sqlstore.InsertJob), s.JobValues(j, r.r.Reference)...).QueryRow(func(row pgx.Row) error {
+					if err := row.Scan(id); err != nil {
+						return fmt.Errorf("job of record %s: %w", r.r.Reference, err)
+					}
+					return nil
+				})
+			}
 		}
 	}
 	if b.Len() == 0 {
 		return nil
 	}
-	br := tx.SendBatch(ctx, &b)
-	for i, r := range group {
-		if results[i] != nil {
-			continue
-		}
-		r.ids = make([]int64, len(r.jobs))
-		for k := range r.jobs {
-			if err := br.QueryRow().Scan(&r.ids[k]); err != nil {
-				br.Close()
-				return fmt.Errorf("job of record %s: %w", r.r.Reference, err)
-			}
-		}
-	}
-	return br.Close()
+	return tx.SendBatch(ctx, &b).Close()
 }
 
-// insertPayloads inserts the payloads of the group's new records in one multi-row INSERT.
-func insertPayloads(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
-	var q strings.Builder
-	args := []any{pgx.QueryExecModeDescribeExec}
-	for i, r := range group {
-		if results[i] != nil || r.payload == nil {
-			continue
-		}
-		if len(args) == 1 {
-			q.WriteString(`INSERT INTO payloads (reference, data) VALUES (?, ?)`)
-		} else {
-			q.WriteString(`, (?, ?)`)
-		}
-		args = append(args, r.r.Reference, r.payload)
+// queueJobsTogether queues the jobs of the new records, by chunks of records, each chunk's with one
+// multi-row INSERT (sqlstore.JobsTogether) that gives each job its id. It returns false, having queued
+// nothing, when two jobs of one chunk share a reference and kind, or when a chunk has other than one job per
+// record: the texts kept prepared are then those of the chunk sizes only, not one per mix of jobs (a batch
+// cannot send one statement unnamed).
+func (s *Store) queueJobsTogether(b *pgx.Batch, fresh []*createReq) bool {
+	type chunk struct {
+		jt    *sqlstore.JobsTogether
+		query string
+		args  []any
 	}
-	if len(args) == 1 {
-		return nil
-	}
-	_, err := tx.Exec(ctx, number(q.String()), args...)
-	return err
-}
-
-// insertJobsTogether inserts the jobs of the group's new records in one multi-row INSERT
-// (sqlstore.JobsTogether) and gives each its id. It returns false, having inserted nothing, when two jobs
-// of the group share a reference and kind.
-func (s *Store) insertJobsTogether(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) (bool, error) {
-	b := s.JobsTogether()
-	for i, r := range group {
-		if results[i] == nil {
+	var chunks []chunk
+	at := 0
+	for _, n := range sqlstore.Chunks(len(fresh)) {
+		jt, jobs := s.JobsTogether(), 0
+		for _, r := range fresh[at : at+n] {
 			r.ids = make([]int64, len(r.jobs))
-			b.Add(r.r.Reference, r.jobs, r.ids)
+			jt.Add(r.r.Reference, r.jobs, r.ids)
+			jobs += len(r.jobs)
 		}
+		at += n
+		query, args, ok := jt.Query()
+		if !ok || jobs != n {
+			return false
+		}
+		chunks = append(chunks, chunk{jt, rebind(query), args})
 	}
-	query, args, ok := b.Query()
-	if !ok || query == "" {
-		return ok, nil
+	for _, c := range chunks {
+		b.Queue(c.query, c.args...).Query(func(rows pgx.Rows) error { return c.jt.Match(rows) })
 	}
-	rows, err := tx.Query(ctx, number(query), append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
-	if err != nil {
-		return false, err
-	}
-	defer rows.Close()
-	return true, b.Match(rows)
+	return true
 }
 
 // CreateRecord inserts the record, its payload and its first jobs in one transaction, so a record never

@@ -95,4 +95,23 @@ func TestCreateGroupJobIDs(t *testing.T) {
 	run("multi-row", cs)
 	run("one statement per job", []create{{record(), jobs(seald.JobStore), ""},
 		{record(), jobs(seald.JobStore, seald.JobStore), ""}, {record(), jobs(seald.JobErase), ""}})
+
+	// More creates than one chunk, one job each as the API makes them: records, payloads and jobs go in by
+	// statements of 64, 32, 4 and 1 rows (the prepared chunk texts), with a conflict in the second chunk.
+	cs = nil
+	for i := range 101 {
+		if i == 70 {
+			d := record()
+			d.Reference = existing.Reference
+			cs = append(cs, create{d, jobs(seald.JobStore), seald.ECONFLICT})
+			continue
+		}
+		cs = append(cs, create{record(), jobs(seald.JobStore), ""})
+	}
+	run("chunks", cs)
+	cs = nil
+	for range 37 {
+		cs = append(cs, create{record(), jobs(seald.JobStore), ""})
+	}
+	run("chunks again", cs)
 }

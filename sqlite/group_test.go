@@ -125,4 +125,24 @@ func TestCreatesTogether(t *testing.T) {
 	run("a job that cannot be inserted", []create{{record(), job(), ""},
 		{record(), []*seald.Job{{Kind: seald.JobStore, RunAt: at}, {Kind: seald.JobStore, Reference: "D-absent", RunAt: at}}, seald.ENOTFOUND},
 		{record(), job(), ""}}, 1)
+
+	// More creates than one chunk: the records go in by statements of 64, 32, 4 and 1 rows, with a conflict
+	// in the second chunk, and their statements are prepared once for the groups after.
+	var many []create
+	for i := range 101 {
+		if i == 70 {
+			d := record()
+			d.Reference = existing.Reference
+			many = append(many, create{d, job(), seald.ECONFLICT})
+			continue
+		}
+		many = append(many, create{record(), job(), ""})
+	}
+	run("chunks", many, 0)
+	for _, text := range []string{recordRows.Text(64), recordRows.Text(32), recordRows.Text(4), recordRows.Text(1),
+		payloadRows.Text(64), payloadRows.Text(32), payloadRows.Text(4)} {
+		if _, ok := s.writes.stmts[text]; !ok {
+			t.Errorf("the chunk statement %.60s... (%d bytes) is not prepared on the writer", text, len(text))
+		}
+	}
 }

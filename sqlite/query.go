@@ -36,7 +36,7 @@ type querier struct {
 }
 
 // maxStmts bounds a querier's statements: a query built at run time beyond it is simply run unprepared.
-const maxStmts = 64
+const maxStmts = 96
 
 // stmt returns the prepared statement of query, or nil to run it as given (no arguments, a full cache, or a
 // query that does not prepare: running it reports the error).

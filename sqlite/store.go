@@ -38,9 +38,10 @@ type Store struct {
 	w    *sql.DB // the one writer connection
 	r    *sql.DB // read-only connections
 
-	group  *committer // nil when group commit is off
-	reads  querier    // the read pool, its statements prepared once
-	writes writeStmts // the writer's statements, prepared once
+	group  *committer    // nil when group commit is off
+	ckpt   *checkpointer // the checkpoints, off the writer (checkpoint.go)
+	reads  querier       // the read pool, its statements prepared once
+	writes writeStmts    // the writer's statements, prepared once
 
 	held sqlstore.Held // the leader locks, released by Close
 	once sync.Once
@@ -79,6 +80,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// zeroed in its page rather than left in free space for anyone who reads the file (see erasure.go). Only
 	// the writer writes, so only the writer needs it.
 	wq.Add("_pragma", "secure_delete(ON)")
+	// The checkpointer copies the log into the file (checkpoint.go); the writer only when it falls behind.
+	wq.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", backstopPages))
 	w, err := sql.Open("sqlite", path+"?"+wq.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite.Open: %w", err)
@@ -102,7 +105,21 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 
-	s := &Store{path: path, w: w, r: r}
+	cq := url.Values{}
+	for k, v := range common {
+		cq[k] = v
+	}
+	cq.Set("_synchronous", "FULL")
+	cdb, err := sql.Open("sqlite", path+"?"+cq.Encode())
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("sqlite.Open: %w", err)
+	}
+	cdb.SetMaxOpenConns(1)
+	cdb.SetMaxIdleConns(1)
+
+	s := &Store{path: path, w: w, r: r, ckpt: newCheckpointer(cdb)}
 	s.reads.db = r
 	s.writes = writeStmts{db: w, stmts: map[string]*sql.Stmt{}, off: o.unpreparedWrites}
 	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
@@ -143,7 +160,8 @@ func (s *Store) Close() error {
 		s.held.Close()
 		s.reads.close()
 		s.writes.close()
-		s.err = errors.Join(s.r.Close(), s.w.Close())
+		// The writer last: the last connection to close checkpoints the whole log and removes it.
+		s.err = errors.Join(s.ckpt.close(), s.r.Close(), s.w.Close())
 	})
 	return s.err
 }
@@ -156,11 +174,12 @@ func (s *Store) write(ctx context.Context, op string, fn func(ctx context.Contex
 	if s.group != nil {
 		return s.group.write(ctx, op, fn)
 	}
-	return s.writeTx(ctx, op, fn)
+	return s.writeTx(ctx, op, 1, fn)
 }
 
-// writeTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it when fn succeeds.
-func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Context, q *querier) error) error {
+// writeTx runs fn, which makes the given number of writes, in one write transaction (BEGIN IMMEDIATE) and
+// commits it when fn succeeds.
+func (s *Store) writeTx(ctx context.Context, op string, writes int, fn func(ctx context.Context, q *querier) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(op, err)
@@ -176,6 +195,9 @@ func (s *Store) writeTx(ctx context.Context, op string, fn func(ctx context.Cont
 	q.close()
 	// The transaction has ended and given the writer's connection back: prepare what it ran first.
 	s.writes.prepareNoted(context.WithoutCancel(ctx))
+	if err == nil {
+		s.ckpt.committed(writes)
+	}
 	return wrap(op, err)
 }
 
