@@ -33,13 +33,15 @@ func query(r *http.Request, name string) (string, error) {
 }
 
 func (s *Server) verify(w http.ResponseWriter, r *http.Request, l seald.Lookup) {
+	proof := wantProof(r)
+	l.Whole = proof // a proof needs the Merkle path; an answer without one reads only what it shows
 	v, err := s.Service.Verify(r.Context(), callerOf(r.Context()), l)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	res := s.verificationResult(v)
-	if wantProof(r) {
+	if proof {
 		p, err := s.Service.Proof(r.Context(), v.Record)
 		if err != nil && seald.ErrorCode(err) != seald.ENOTFOUND {
 			s.writeError(w, r, err)
