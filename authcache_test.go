@@ -46,6 +46,11 @@ func (s *countingStore) Record(ctx context.Context, ref string) (*seald.Record, 
 	return s.Store.Record(ctx, ref)
 }
 
+func (s *countingStore) RecordBrief(ctx context.Context, ref string) (*seald.Record, error) {
+	s.records.Add(1)
+	return s.Store.RecordBrief(ctx, ref)
+}
+
 // reads is the number of store reads of keys, projects and businesses so far.
 func (s *countingStore) reads() int64 { return s.keys.Load() + s.projects.Load() + s.businesses.Load() }
 

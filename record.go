@@ -222,3 +222,16 @@ const (
 
 // Erased reports whether the record's data has been erased.
 func (r *Record) Erased() bool { return !r.ErasedAt.IsZero() }
+
+// Brief returns the fields of r a verification reads (Service.Verify without Lookup.Whole): those its
+// answer shows, those that decide who may see it (visible) and those that choose among the records of one
+// hash (pickSameHash). The stores' RecordBrief and RecordsByHashBrief read exactly these, leaving the Merkle
+// path, the e-mail, the secrets and the state times unread.
+func (r *Record) Brief() *Record {
+	return &Record{Reference: r.Reference, Pipeline: r.Pipeline, BusinessID: r.BusinessID, ProjectID: r.ProjectID,
+		Network: r.Network, Hash: r.Hash, MimeType: r.MimeType, Privacy: r.Privacy, Status: r.Status, State: r.State,
+		ErrorType: r.ErrorType, CID: r.CID, EncryptedFile: r.EncryptedFile, TokenID: r.TokenID,
+		RevokedOnChain: r.RevokedOnChain, IsEmail: r.IsEmail, IsEncrypted: r.IsEncrypted, IsSigned: r.IsSigned,
+		HasPassword: r.HasPassword, Downloadable: r.Downloadable, ErasedAt: r.ErasedAt, CreatedAt: r.CreatedAt,
+		UpdatedAt: r.UpdatedAt}
+}

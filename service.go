@@ -116,6 +116,9 @@ func (s *Service) Chain(network string) (Chain, bool) {
 	return ch, ok
 }
 
+// errDenied is Authenticate's one failure, made only when it fails.
+func errDenied() error { return Errorf(EUNAUTHORIZED, "invalid subscription key or API key") }
+
 // Authenticate checks the two header keys of a request and returns the calling project. Every failure is the
 // same EUNAUTHORIZED, whichever key was wrong, so that a caller cannot probe which of the two is valid.
 // A pair that authenticated is remembered for CacheTTL under the SHA-256 digests of the two secrets (see
@@ -127,9 +130,8 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 	if apiKey == "" {
 		return nil, Errorf(EUNAUTHORIZED, "the Api-Key header is required")
 	}
-	denied := Errorf(EUNAUTHORIZED, "invalid subscription key or API key")
 	if len(subscriptionKey) > maxSecretLen || len(apiKey) > maxSecretLen {
-		return nil, denied
+		return nil, errDenied()
 	}
 	now := s.now()
 	pair := pairOf(subscriptionKey, apiKey)
@@ -143,22 +145,22 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 	}
 	sub, err := s.activeKey(ctx, pair.sub, KeySubscription, now)
 	if err != nil {
-		return nil, internalOr(err, denied)
+		return nil, internalOr(err, errDenied())
 	}
 	api, err := s.activeKey(ctx, pair.api, KeyProject, now)
 	if err != nil {
-		return nil, internalOr(err, denied)
+		return nil, internalOr(err, errDenied())
 	}
 	if api.BusinessID != sub.BusinessID {
-		return nil, denied
+		return nil, errDenied()
 	}
 	p, err := s.project(ctx, api.ProjectID, now)
 	if err != nil {
-		return nil, internalOr(err, denied)
+		return nil, internalOr(err, errDenied())
 	}
 	b, err := s.business(ctx, p.BusinessID, now)
 	if err != nil {
-		return nil, internalOr(err, denied)
+		return nil, internalOr(err, errDenied())
 	}
 	c := &Caller{Business: b, Project: p, KeyID: api.ID}
 	if s.CacheTTL > 0 {

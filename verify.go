@@ -7,6 +7,7 @@ import (
 
 // Verification is what a verification operation answers: the record and its owner.
 type Verification struct {
+	// Record holds the fields of Record.Brief only, unless the lookup asked for it Whole.
 	Record   *Record
 	Business *Business
 	Project  *Project
@@ -24,6 +25,9 @@ type Lookup struct {
 	TokenID   string // decimal
 	Data      []byte // raw JSON object, hashed canonically
 	OVI       string // an encrypted_ovi
+	// Whole reads the record whole, as Service.Proof needs it; otherwise only the fields of Record.Brief
+	// are read (lookups by CID and token read it whole all the same).
+	Whole bool
 }
 
 // Verify finds the record a lookup names, if the caller may see it. A record that exists but is PRIVATE to
@@ -53,7 +57,7 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 		if err != nil {
 			return nil, 0, err
 		}
-		r, err := s.Store.Record(ctx, ref)
+		r, err := s.record(ctx, ref, l.Whole)
 		if ErrorCode(err) == ENOTFOUND || err == nil && (!visible(c, r) || r.Hash != hash) {
 			return nil, 0, Errorf(ENOTFOUND, "no record for this encrypted reference")
 		}
@@ -62,7 +66,7 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 		if err := ParseReference(l.Reference); err != nil {
 			return nil, 0, err
 		}
-		r, err := s.Store.Record(ctx, l.Reference)
+		r, err := s.record(ctx, l.Reference, l.Whole)
 		if ErrorCode(err) == ENOTFOUND || err == nil && !visible(c, r) {
 			return nil, 0, notFound("reference", l.Reference)
 		}
@@ -77,7 +81,13 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 		} else if !IsHash(hash) {
 			return nil, 0, Errorf(EINVALID, "hash must be 64 lowercase hex digits (SHA-256)")
 		}
-		rs, err := s.Store.RecordsByHash(ctx, hash)
+		var rs []*Record
+		var err error
+		if l.Whole {
+			rs, err = s.Store.RecordsByHash(ctx, hash)
+		} else {
+			rs, err = s.Store.RecordsByHashBrief(ctx, hash)
+		}
 		if err != nil && ErrorCode(err) != ENOTFOUND {
 			return nil, 0, err
 		}
@@ -114,6 +124,14 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 		return r, 0, err
 	}
 	return nil, 0, Errorf(EINVALID, "a reference, hash, cid, token_id or data is required")
+}
+
+// record reads a record whole or only the fields of Record.Brief.
+func (s *Service) record(ctx context.Context, reference string, whole bool) (*Record, error) {
+	if whole {
+		return s.Store.Record(ctx, reference)
+	}
+	return s.Store.RecordBrief(ctx, reference)
 }
 
 // pickSameHash chooses among the records of one hash the one a verification by hash or data answers: the

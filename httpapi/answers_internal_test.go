@@ -3,7 +3,10 @@ package httpapi
 import (
 	"reflect"
 	"testing"
+	"time"
 
+	"seald.dev/seald"
+	"seald.dev/seald/mock"
 	"seald.dev/seald/wire"
 )
 
@@ -51,5 +54,58 @@ func TestAnswerFingerprintCoversEveryField(t *testing.T) {
 	a.Details.Mimetype, b.Details.EncryptedFile = "ab", "ab"
 	if fingerprint(&a) == fingerprint(&b) {
 		t.Error("the same text in two neighbouring fields has one fingerprint")
+	}
+}
+
+// A verification reads its record brief (seald.Record.Brief) unless a proof is asked for, so every field of
+// a record that its answer shows must be one of the brief ones: a field added to the answer and not to the
+// brief read would be answered empty. Each field of the record is set alone, and the answer of the whole
+// record must be the answer of its brief copy.
+func TestVerificationResultReadsOnlyBrief(t *testing.T) {
+	s := &Server{Service: &mock.Service{ChainFn: func(string) (seald.Chain, bool) { return seald.Chain{}, true }},
+		GatewayURL: "https://gw.example"}
+	owner := &seald.Verification{Business: &seald.Business{}, Project: &seald.Project{}}
+	answer := func(r *seald.Record) *wire.Verification {
+		v := *owner
+		v.Record = r
+		return s.verificationResult(&v)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	fields := 0
+	typ := reflect.TypeFor[seald.Record]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		var r seald.Record
+		v := reflect.ValueOf(&r).Elem().Field(i)
+		switch {
+		case f.Type == reflect.TypeFor[time.Time]():
+			v.Set(reflect.ValueOf(at))
+		case f.Type == reflect.TypeFor[seald.StateTimes]():
+			r.Reached = seald.StateTimes{IPFSStored: at, AnchorSubmitted: at, Anchored: at, EmailSent: at, Completed: at, Failed: at}
+		case f.Type.Kind() == reflect.String:
+			v.SetString("x")
+		case f.Type.Kind() == reflect.Bool:
+			v.SetBool(true)
+		case f.Type.Kind() == reflect.Uint64, f.Type.Kind() == reflect.Int64:
+			if f.Type.Kind() == reflect.Uint64 {
+				v.SetUint(7)
+			} else {
+				v.SetInt(7)
+			}
+		case f.Type.Kind() == reflect.Slice:
+			v.Set(reflect.ValueOf([]string{"0x1"}))
+		case f.Type.Kind() == reflect.Pointer:
+			v.Set(reflect.New(f.Type.Elem()))
+		default:
+			t.Errorf("Record.%s: a %s, which this test does not know", f.Name, f.Type)
+			continue
+		}
+		fields++
+		if got, want := answer(r.Brief()), answer(&r); !reflect.DeepEqual(got, want) {
+			t.Errorf("Record.%s shows in the answer but the brief read leaves it out", f.Name)
+		}
+	}
+	if fields < 35 {
+		t.Errorf("only %d fields set", fields)
 	}
 }

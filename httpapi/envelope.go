@@ -95,12 +95,19 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, buf.Bytes())
 }
 
+// The headers of every answer of the API, shared by all of them: Header.Set made a slice for each, and
+// checked each name's spelling, on every request. A full slice (len = cap), so that an Add appends to a
+// copy, never into a shared array.
+var (
+	jsonType = []string{"application/json; charset=utf-8"}[:1:1]
+	nosniff  = []string{"nosniff"}[:1:1]
+	noStore  = []string{"no-store"}[:1:1]
+)
+
 // writeBody writes an encoded JSON answer with the status and the headers of every answer of the API.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "no-store")
+	h["Content-Type"], h["X-Content-Type-Options"], h["Cache-Control"] = jsonType, nosniff, noStore
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

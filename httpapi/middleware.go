@@ -91,7 +91,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if !saneRequestID(id) {
 			id = newRequestID()
 		}
-		w.Header().Set("X-Request-Id", id)
+		w.Header()["X-Request-Id"] = []string{id} // canonical already: Set would check it on every request
 		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {

@@ -387,3 +387,8 @@ func TestFrozenTransactionReleasesItsLocks(t *testing.T) {
 		t.Fatalf("NewEpoch beside a frozen transaction = %d, %v; want epoch 2", epoch, err)
 	}
 }
+
+// BenchmarkVerifyReads compares a verification's whole and brief record reads (storetest.BenchVerifyReads).
+func BenchmarkVerifyReads(b *testing.B) {
+	storetest.BenchVerifyReads(b, openDSN(b, freshSchema(b)))
+}

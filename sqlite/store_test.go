@@ -338,3 +338,13 @@ func BenchmarkNotifySave(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkVerifyReads compares a verification's whole and brief record reads (storetest.BenchVerifyReads).
+func BenchmarkVerifyReads(b *testing.B) {
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "seald.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storetest.BenchVerifyReads(b, s)
+}

@@ -217,3 +217,48 @@ func CPUTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchVerifyReads reads records as pipeline-complete as the bench's (a Merkle path, an e-mail, a
+// signature) the two ways a verification can: whole (Record, RecordsByHash), as with a proof, and brief
+// (RecordBrief, RecordsByHashBrief), as without one. Each op is one read by reference and one by hash.
+func BenchVerifyReads(b *testing.B, s seald.Store) {
+	ctx := context.Background()
+	biz, p := newBusiness(fmt.Sprintf("bench %d", next()))
+	if err := s.CreateBusiness(ctx, biz, p); err != nil {
+		b.Fatal(err)
+	}
+	const n = 2000
+	rs := make([]*seald.Record, n)
+	for i := range rs {
+		r := fullRecord(p, 0)
+		r.ErasedAt, r.TokenID = time.Time{}, uint64(i+1) // token ids are unique per network
+		r.MerklePath = make([]string, 10)
+		for k := range r.MerklePath {
+			r.MerklePath[k] = "0x" + randomHex(32)
+		}
+		if err := s.CreateRecord(ctx, r, nil); err != nil {
+			b.Fatal(err)
+		}
+		rs[i] = r
+	}
+	for _, c := range []struct {
+		name   string
+		byRef  func(context.Context, string) (*seald.Record, error)
+		byHash func(context.Context, string) ([]*seald.Record, error)
+	}{{"whole", s.Record, s.RecordsByHash}, {"brief", s.RecordBrief, s.RecordsByHashBrief}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0 := CPUTime(b)
+			for i := range b.N {
+				r := rs[(i*7919)%n]
+				if _, err := c.byRef(ctx, r.Reference); err != nil {
+					b.Fatal(err)
+				}
+				if got, err := c.byHash(ctx, r.Hash); err != nil || len(got) != 1 {
+					b.Fatalf("by hash: %d records, %v", len(got), err)
+				}
+			}
+			b.ReportMetric(float64(CPUTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

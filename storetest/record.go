@@ -21,6 +21,7 @@ var recordTests = []test{
 	{"AtomicWithJobs", testRecordAtomic},
 	{"JobsOfCreate", testRecordJobs},
 	{"ByHash", testRecordsByHash},
+	{"Brief", testRecordBrief},
 	{"ListRecords", testListRecords},
 	{"ListRecordsWalk", testListRecordsWalk},
 	{"CountProjectRecords", testCountProjectRecords},
@@ -225,6 +226,33 @@ func testRecordsByHash(t *testing.T, s seald.Store) {
 	got, err := s.RecordsByHash(ctx, hash)
 	ok(t, "RecordsByHash", err)
 	equal(t, "RecordsByHash", got, []*seald.Record{rs[3], rs[2], rs[0], rs[1]})
+}
+
+// The brief reads a verification makes hold exactly the fields of Record.Brief, of a record with every field
+// set and of one with nothing optional, and RecordsByHashBrief keeps the order of RecordsByHash.
+func testRecordBrief(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	full, minimal := fullRecord(p, emptyBatch(t, s, seald.NetworkEOS).ID), newRecord(p, base)
+	full.Hash = minimal.Hash
+	minimal.CreatedAt = base.Add(time.Second)
+	create(t, s, full)
+	create(t, s, minimal)
+	for _, r := range []*seald.Record{full, minimal} {
+		got, err := s.RecordBrief(ctx, r.Reference)
+		ok(t, "RecordBrief", err)
+		equal(t, "RecordBrief", got, r.Brief())
+	}
+	got, err := s.RecordsByHashBrief(ctx, full.Hash)
+	ok(t, "RecordsByHashBrief", err)
+	equal(t, "RecordsByHashBrief", got, []*seald.Record{minimal.Brief(), full.Brief()})
+	_, err = s.RecordBrief(ctx, "D-nothing")
+	wantCode(t, "RecordBrief of an unknown reference", err, seald.ENOTFOUND)
+	rs, err := s.RecordsByHashBrief(ctx, randomHex(32))
+	ok(t, "RecordsByHashBrief of an unknown hash", err)
+	if len(rs) != 0 {
+		t.Errorf("RecordsByHashBrief of an unknown hash = %d records", len(rs))
+	}
 }
 
 func testRecordByCID(t *testing.T, s seald.Store) {
