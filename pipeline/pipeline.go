@@ -331,8 +331,8 @@ func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 	p.fail(ctx, j, r, errorTypeOf(j.Kind), err)
 }
 
-// record is the job's record: the one the claim read with it (Job.Record), which is as fresh as a read here
-// since jobs are claimed only for idle runners and handed out at once, and every step's save holds only while
+// record is the job's record: the one the claim read with it (Job.Record), which is older than a read here
+// only by the job's wait for a runner (about one step, see claim), and every step's save holds only while
 // the record is in the state the step saw (RecordUpdate.When); or, for a job that came without it, a read.
 // The record is taken from the job, so that a job run again never runs on the record of an earlier claim.
 func (p *Pipeline) record(ctx context.Context, j *seald.Job) (*seald.Record, error) {
