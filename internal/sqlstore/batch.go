@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"seald.dev/seald"
@@ -83,35 +84,22 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 	return nil
 }
 
-// placeRows is how many records one statement of placeRecords moves. The statement's text is the same for
-// every chunk (the last is padded with rows that match nothing), so that it is prepared once.
-const placeRows = 64
-
-// placeRecords moves the records of a new batch (id) as t says, placeRows at a time: one UPDATE ... FROM a
-// list of (reference, token, leaf, paths) rows rather than one UPDATE per record (the casts give PostgreSQL
-// the parameters' types). In SQLite each statement
-// of a write that shares a group transaction truncates the in-memory sub-journal back to where it began,
-// walking it from its start, so a batch of n records placed one statement each cost time in n squared, and
-// held up every write queued behind it. A record that is not waiting in t.From on the network with no batch
-// is ECONFLICT, named, and the caller's transaction is rolled back, as before.
+// placeRecords moves the records of a new batch (id) as t says, by chunks (Chunks): one UPDATE ... FROM a
+// list of (reference, token, leaf, paths) rows per chunk rather than one UPDATE per record (the casts give
+// PostgreSQL the parameters' types). In SQLite each statement of a write that shares a group transaction
+// truncates the in-memory sub-journal back to where it began, walking it from its start, so a batch of n
+// records placed one statement each cost time in n squared on the one writer, and held up every write
+// queued behind it. A record that is not waiting in t.From on the network with no batch is ECONFLICT,
+// named, and the caller's transaction is rolled back, as before.
 func (s *Store) placeRecords(ctx context.Context, q Querier, op string, id int64, network string,
 	entries []seald.BatchEntry, t seald.Transition, now time.Time, reached string, reachedArgs []any) error {
-	var rows strings.Builder
-	for i := range placeRows {
-		if i == 0 {
-			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS BIGINT) AS token, CAST(? AS TEXT) AS leaf,
-				CAST(? AS TEXT) AS mpath, CAST(? AS TEXT) AS dpath`)
-		} else {
-			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)`)
-		}
-	}
-	query := `UPDATE records SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf, merkle_path = v.mpath,
-		disclosure_path = v.dpath, updated_at = ?` + reached + ` FROM (` + rows.String() + `) AS v
-		WHERE records.reference = v.reference AND records.state = ? AND records.network = ? AND records.batch_id IS NULL`
+	texts, _ := placeTexts.LoadOrStore(reached, NewChunkTexts(func(n int) string { return placeText(reached, n) }))
 	head := append([]any{string(t.To), id, s.D.Time(now)}, reachedArgs...)
-	for start := 0; start < len(entries); start += placeRows {
-		chunk := entries[start:min(start+placeRows, len(entries))]
-		args := append(make([]any, 0, len(head)+5*placeRows+2), head...)
+	start := 0
+	for _, size := range Chunks(len(entries)) {
+		chunk := entries[start : start+size]
+		start += size
+		args := append(make([]any, 0, len(head)+5*size+2), head...)
 		for _, e := range chunk {
 			token, err := integer("token id", e.TokenID)
 			if err != nil {
@@ -127,19 +115,35 @@ func (s *Store) placeRecords(ctx context.Context, q Querier, op string, id int64
 			}
 			args = append(args, e.Reference, token, e.Leaf, path, dpath)
 		}
-		for range placeRows - len(chunk) {
-			args = append(args, nil, nil, nil, nil, nil) // a NULL reference matches no record
-		}
 		args = append(args, string(t.From), network)
-		n, err := q.Exec(ctx, query, args...)
+		n, err := q.Exec(ctx, texts.(*ChunkTexts).Text(size), args...)
 		if err != nil {
 			return err
 		}
-		if n != int64(len(chunk)) {
+		if n != int64(size) {
 			return s.unplaced(ctx, q, op, id, network, chunk, t)
 		}
 	}
 	return nil
+}
+
+// placeTexts are placeRecords' statements by the clause that sets the time the records reach their state.
+var placeTexts sync.Map // string -> *ChunkTexts
+
+// placeText is the UPDATE of placeRecords for n records.
+func placeText(reached string, n int) string {
+	var rows strings.Builder
+	for i := range n {
+		if i == 0 {
+			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS BIGINT) AS token, CAST(? AS TEXT) AS leaf,
+				CAST(? AS TEXT) AS mpath, CAST(? AS TEXT) AS dpath`)
+		} else {
+			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)`)
+		}
+	}
+	return `UPDATE records SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf, merkle_path = v.mpath,
+		disclosure_path = v.dpath, updated_at = ?` + reached + ` FROM (` + rows.String() + `) AS v
+		WHERE records.reference = v.reference AND records.state = ? AND records.network = ? AND records.batch_id IS NULL`
 }
 
 // unplaced names the first record of chunk that placeRecords did not move into batch id.
