@@ -46,9 +46,14 @@ type fakeBlobs struct {
 	mu   sync.Mutex
 	data map[string][]byte
 	puts atomic.Int64
+	// beforePut, when set, runs at the start of each Put (a slow store).
+	beforePut func()
 }
 
 func (b *fakeBlobs) Put(ctx context.Context, p []byte) (string, error) {
+	if b.beforePut != nil {
+		b.beforePut()
+	}
 	if err := b.take("put"); err != nil {
 		return "", err
 	}

@@ -48,7 +48,7 @@ type AnchorPolicy struct {
 }
 
 // DefaultWorkers is the number of job runners of a Pipeline that does not say.
-const DefaultWorkers = 32
+const DefaultWorkers = 128
 
 // DefaultLease is how long a claimed job (or webhook delivery) is reserved when its runner does not say:
 // long enough for a slow step, short enough that a killed instance's work resumes soon.
@@ -81,10 +81,13 @@ type Pipeline struct {
 	Link   func(reference string) string
 	Anchor AnchorPolicy
 	Retry  RetryPolicy
-	// Workers is the number of concurrent job runners (default 32). Their store writes are committed in
-	// groups and their IPFS puts synced together, so more runners mostly means bigger groups.
+	// Workers is the number of concurrent job runners (default 128). Their store writes are committed in
+	// groups, their IPFS puts synced together and their e-mails appended together, so more runners mostly
+	// means bigger groups: a step spends most of its time waiting for a group's sync, and with 32 runners the
+	// end-to-end bench fell behind at 1,500 records/s with the cores a third idle.
 	Workers int
-	// Lease is how long a claimed job is reserved for its runner (default 2 minutes).
+	// Lease is how long a claimed job is reserved for its runner (default 2 minutes). A job claimed ahead of
+	// a free runner is reserved for up to a quarter more (at most 10 s), the time it may wait for one.
 	Lease time.Duration
 	// Poll is how often idle runners look for due jobs when nothing woke them (default 250 ms).
 	Poll time.Duration
@@ -164,22 +167,34 @@ func (p *Pipeline) now() time.Time {
 }
 
 // Run runs the job runners and anchor leaders, and the sweep at start (Sweep), until ctx is done, then
-// waits for the steps in flight to finish. It returns nil on cancellation.
+// waits for the steps in flight, and those of the jobs claimed for them, to finish. It returns nil on
+// cancellation.
 func (p *Pipeline) Run(ctx context.Context) error {
 	p.init()
 	var wg sync.WaitGroup
 	for network, a := range p.Anchorers {
 		wg.Go(func() { p.lead(ctx, network, a) })
 	}
-	jobs := make(chan *seald.Job)
-	free := make(chan struct{}, p.Workers)
-	for range p.Workers {
+	// One token in free for each job the claimer may hold: one per runner, and as many again waiting in jobs
+	// for a runner (see claim).
+	jobs := make(chan claimedJob, p.Workers)
+	free := make(chan struct{}, 2*p.Workers)
+	for range cap(free) {
 		free <- struct{}{}
+	}
+	for range p.Workers {
 		wg.Go(func() {
-			for j := range jobs {
-				// A step runs to its end even when shutdown begins, so that its effect is saved rather than
-				// redone; WithoutCancel keeps the values of ctx.
-				p.runJob(context.WithoutCancel(ctx), j)
+			for c := range jobs {
+				if waited := time.Since(c.at); waited > p.hold() {
+					// Every runner was busy for longer than the lease has to spare: a step started now could
+					// outlive it. The job is left to its lease, after which it is claimed again.
+					p.Logger.Warn("claimed job waited too long for a runner; it runs when its lease ends",
+						"job", c.job.Kind, "reference", c.job.Reference, "waited", waited)
+				} else {
+					// A step runs to its end even when shutdown begins, so that its effect is saved rather
+					// than redone; WithoutCancel keeps the values of ctx.
+					p.runJob(context.WithoutCancel(ctx), c.job)
+				}
 				free <- struct{}{}
 			}
 		})
@@ -190,12 +205,25 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	return nil
 }
 
-// claim leases due jobs for the runners, as many at once as there are idle runners (one token each in
-// free), and hands them out. One claim for many jobs, rather than one per runner, keeps the store's write
-// transactions for the steps' results: claiming job by job was a third of them, and the busiest in the
-// profile of the embedded pipeline. Jobs are never claimed ahead of an idle runner, so a lease starts
-// when its step can.
-func (p *Pipeline) claim(ctx context.Context, jobs chan<- *seald.Job, free chan struct{}) {
+// claimedJob is a job the claimer handed out, and when it was claimed.
+type claimedJob struct {
+	job *seald.Job
+	at  time.Time
+}
+
+// hold is how long a job may wait for a runner after its claim. The claim leases it for Lease plus hold,
+// so that a step started within hold still has its whole Lease (runJob's deadline) before the lease ends.
+func (p *Pipeline) hold() time.Duration { return min(p.Lease/4, 10*time.Second) }
+
+// claim leases due jobs and hands them to the runners: as many at once as it has tokens in free, one per
+// job it may hold, which is one per runner and as many again waiting for a runner. One claim for many jobs,
+// rather than one per runner, keeps the store's write transactions for the steps' results: claiming job by
+// job was a third of them, and the busiest in the profile of the embedded pipeline. Claiming ahead of the
+// runners keeps them from waiting for the claim: when each claimed only for idle runners, a runner waited
+// for the claim's transaction (a group commit, as long as a step's own save) after every step, and the
+// runners were idle nearly half the time when the end-to-end bench fell behind. A job waits for a runner
+// about one step; its lease covers that wait (hold), and a job that waited longer is not run (runners).
+func (p *Pipeline) claim(ctx context.Context, jobs chan<- claimedJob, free chan struct{}) {
 	defer close(jobs)
 	kinds := p.kinds()
 	idle := time.NewTimer(0)
@@ -208,7 +236,7 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- *seald.Job, free chan 
 		case <-p.wakeCh:
 		}
 		for ctx.Err() == nil {
-			// Wait for one idle runner, then take every other idle one.
+			// Wait for one token, then take every other one free.
 			select {
 			case <-ctx.Done():
 				return
@@ -224,7 +252,8 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- *seald.Job, free chan 
 					break more
 				}
 			}
-			claimed, err := p.Store.ClaimJobs(ctx, kinds, n, p.now(), p.Lease)
+			at := time.Now() // the lease begins after this
+			claimed, err := p.Store.ClaimJobs(ctx, kinds, n, p.now(), p.Lease+p.hold())
 			if err != nil && ctx.Err() == nil {
 				p.Logger.Error("claim jobs", "err", err)
 			}
@@ -232,7 +261,7 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- *seald.Job, free chan 
 				free <- struct{}{}
 			}
 			for _, j := range claimed {
-				jobs <- j
+				jobs <- claimedJob{job: j, at: at}
 			}
 			if len(claimed) == 0 {
 				break
@@ -302,8 +331,8 @@ func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 	p.fail(ctx, j, r, errorTypeOf(j.Kind), err)
 }
 
-// record is the job's record: the one the claim read with it (Job.Record), which is as fresh as a read here
-// since jobs are claimed only for idle runners and handed out at once, and every step's save holds only while
+// record is the job's record: the one the claim read with it (Job.Record), which is older than a read here
+// only by the job's wait for a runner (about one step, see claim), and every step's save holds only while
 // the record is in the state the step saw (RecordUpdate.When); or, for a job that came without it, a read.
 // The record is taken from the job, so that a job run again never runs on the record of an earlier claim.
 func (p *Pipeline) record(ctx context.Context, j *seald.Job) (*seald.Record, error) {

@@ -40,6 +40,9 @@ type env struct {
 	patience time.Duration
 	// outbox, when set, is the Mailer instead of the fake (outbox_test.go).
 	outbox seald.Mailer
+	// workers and lease are the pipeline's Workers (0: 3) and Lease (0: its default).
+	workers int
+	lease   time.Duration
 }
 
 func newEnv(t *testing.T) *env {
@@ -107,7 +110,8 @@ func (e *env) start(batch int) {
 		Link:      e.svc.VerificationLink,
 		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: maxWait},
 		Retry:     pipeline.RetryPolicy{Base: 5 * time.Millisecond, Max: 40 * time.Millisecond, MaxAttempts: 8},
-		Poll:      10 * time.Millisecond, Workers: 3, Crash: e.crash, ReplaceAfter: e.replaceAfter,
+		Poll:      10 * time.Millisecond, Workers: cmp.Or(e.workers, 3), Lease: e.lease, Crash: e.crash,
+		ReplaceAfter: e.replaceAfter,
 	}
 	if err := e.store.ReleaseLeases(e.t.Context()); err != nil {
 		e.t.Fatal(err)

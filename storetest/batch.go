@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ var batchTests = []test{
 	{"NextTokenID", testNextTokenID},
 	{"CreateBatch", testCreateBatch},
 	{"CreateBatchConflict", testCreateBatchConflict},
+	{"CreateBatchMany", testCreateBatchMany},
 	{"UniqueTokens", testUniqueTokens},
 	{"Fenced", testFenced},
 	{"FailBatch", testFailBatch},
@@ -144,6 +146,44 @@ func testCreateBatch(t *testing.T, s seald.Store) {
 	}
 	_, err = s.Batch(ctx, b.ID+1000)
 	wantCode(t, "Batch of an unknown id", err, seald.ENOTFOUND)
+}
+
+// A batch of more records than one statement moves (the SQL stores place them some at a time) places each
+// at its own token, leaf and paths; one record not waiting, or named twice, among them refuses the whole
+// batch, naming that record, and leaves every record as it was.
+func testCreateBatchMany(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	_, p := tenant(t, s)
+	var rs []*seald.Record
+	for i := range 150 {
+		rs = append(rs, stored(t, s, p, seald.NetworkPolygon, time.Duration(i)*time.Millisecond))
+	}
+	pending := newRecord(p, base)
+	create(t, s, pending)
+	for name, es := range map[string][]seald.BatchEntry{
+		"a PENDING record last": entries(1, append(rs[:140:140], pending)...),
+		"a record twice":        entries(1, append(rs[:139:139], rs[138])...),
+	} {
+		err := s.CreateBatch(ctx, newBatch(seald.NetworkPolygon, 1, len(es)), es, placed, base.Add(time.Hour))
+		wantCode(t, "CreateBatch with "+name, err, seald.ECONFLICT)
+		if name == "a PENDING record last" && (err == nil || !strings.Contains(err.Error(), pending.Reference)) {
+			t.Errorf("CreateBatch with %s: %v, want the record named", name, err)
+		}
+		for _, r := range []*seald.Record{rs[0], rs[70], rs[138]} {
+			equal(t, "record "+r.Reference+" after the refused batch", record(t, s, r.Reference), r)
+		}
+	}
+	b := newBatch(seald.NetworkPolygon, 1, len(rs))
+	es := entries(1, rs...)
+	es[3].MerklePath, es[99].DisclosurePath = nil, []string{"0x" + randomHex(32)}
+	now := base.Add(time.Hour)
+	ok(t, "CreateBatch", s.CreateBatch(ctx, b, es, placed, now))
+	for i, r := range rs {
+		r.State, r.BatchID, r.TokenID = seald.StateAnchorSubmitted, b.ID, es[i].TokenID
+		r.Leaf, r.MerklePath, r.DisclosurePath, r.UpdatedAt, r.Reached.AnchorSubmitted = es[i].Leaf, es[i].MerklePath,
+			es[i].DisclosurePath, now, now
+		equal(t, "record placed in the batch", record(t, s, r.Reference), r)
+	}
 }
 
 // A batch with any record no longer waiting (another state, already in a batch, another network) is

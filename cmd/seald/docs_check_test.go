@@ -73,7 +73,7 @@ func TestDocsCheckFindsMistakes(t *testing.T) {
 		"Runners (`--workers`, default 16).\n" + // wrong default
 		"| flag | default | meaning |\n|---|---|---|\n| `--job-lease` | `5m` | x |\n\n" + // wrong default in a table
 		"Watch `seald_no_such_total`.\n" + // no such metric
-		"`seald status --watch REF`, `seald verify --hash H`, `--workers` (default 32), `--auth-cache-ttl`, 2 s by default.\n" +
+		"`seald status --watch REF`, `seald verify --hash H`, `--workers` (default 128), `--auth-cache-ttl`, 2 s by default.\n" +
 		"| flag | default | meaning |\n|---|---|---|\n| `--batch-size`, `--batch-wait` | `1024`, `2s` | x |\n\n" +
 		"```sh\ngeth --dev &\ncurl -s $URL | jq .  # then seald key issue\n```\n" +
 		"`seald_mails_total`, `seald_step_duration_seconds_bucket`.\n"

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"seald.dev/seald"
@@ -74,7 +75,32 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 			b.BlockHash, s.D.Time(created), s.D.Time(updated)).Scan(&id); err != nil {
 			return err
 		}
-		for _, e := range entries {
+		return s.placeRecords(ctx, q, op, id, b.Network, entries, t, now, reached, reachedArgs)
+	})
+	if err != nil {
+		return err
+	}
+	b.ID, b.CreatedAt, b.UpdatedAt = id, created.UTC().Truncate(time.Millisecond), updated.UTC().Truncate(time.Millisecond)
+	return nil
+}
+
+// placeRecords moves the records of a new batch (id) as t says, by chunks (Chunks): one UPDATE ... FROM a
+// list of (reference, token, leaf, paths) rows per chunk rather than one UPDATE per record (the casts give
+// PostgreSQL the parameters' types). In SQLite each statement of a write that shares a group transaction
+// truncates the in-memory sub-journal back to where it began, walking it from its start, so a batch of n
+// records placed one statement each cost time in n squared on the one writer, and held up every write
+// queued behind it. A record that is not waiting in t.From on the network with no batch is ECONFLICT,
+// named, and the caller's transaction is rolled back, as before.
+func (s *Store) placeRecords(ctx context.Context, q Querier, op string, id int64, network string,
+	entries []seald.BatchEntry, t seald.Transition, now time.Time, reached string, reachedArgs []any) error {
+	texts, _ := placeTexts.LoadOrStore(reached, NewChunkTexts(func(n int) string { return placeText(reached, n) }))
+	head := append([]any{string(t.To), id, s.D.Time(now)}, reachedArgs...)
+	start := 0
+	for _, size := range Chunks(len(entries)) {
+		chunk := entries[start : start+size]
+		start += size
+		args := append(make([]any, 0, len(head)+5*size+2), head...)
+		for _, e := range chunk {
 			token, err := integer("token id", e.TokenID)
 			if err != nil {
 				return err
@@ -87,21 +113,54 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 			if err != nil {
 				return err
 			}
-			n, err := q.Exec(ctx, `UPDATE records SET state = ?, batch_id = ?, token_id = ?, leaf = ?,
-				merkle_path = ?, disclosure_path = ?, updated_at = ?`+reached+` WHERE reference = ? AND state = ? AND network = ? AND batch_id IS NULL`,
-				append([]any{string(t.To), id, token, e.Leaf, path, dpath, s.D.Time(now)}, append(reachedArgs,
-					e.Reference, string(t.From), b.Network)...)...)
-			if err := mustAffect(n, err, Conflict(op, "record %s is not waiting in %s on %s", e.Reference, t.From, b.Network)); err != nil {
-				return err
-			}
+			args = append(args, e.Reference, token, e.Leaf, path, dpath)
 		}
-		return nil
-	})
-	if err != nil {
-		return err
+		args = append(args, string(t.From), network)
+		n, err := q.Exec(ctx, texts.(*ChunkTexts).Text(size), args...)
+		if err != nil {
+			return err
+		}
+		if n != int64(size) {
+			return s.unplaced(ctx, q, op, id, network, chunk, t)
+		}
 	}
-	b.ID, b.CreatedAt, b.UpdatedAt = id, created.UTC().Truncate(time.Millisecond), updated.UTC().Truncate(time.Millisecond)
 	return nil
+}
+
+// placeTexts are placeRecords' statements by the clause that sets the time the records reach their state.
+var placeTexts sync.Map // string -> *ChunkTexts
+
+// placeText is the UPDATE of placeRecords for n records.
+func placeText(reached string, n int) string {
+	var rows strings.Builder
+	for i := range n {
+		if i == 0 {
+			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS BIGINT) AS token, CAST(? AS TEXT) AS leaf,
+				CAST(? AS TEXT) AS mpath, CAST(? AS TEXT) AS dpath`)
+		} else {
+			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)`)
+		}
+	}
+	return `UPDATE records SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf, merkle_path = v.mpath,
+		disclosure_path = v.dpath, updated_at = ?` + reached + ` FROM (` + rows.String() + `) AS v
+		WHERE records.reference = v.reference AND records.state = ? AND records.network = ? AND records.batch_id IS NULL`
+}
+
+// unplaced names the first record of chunk that placeRecords did not move into batch id.
+func (s *Store) unplaced(ctx context.Context, q Querier, op string, id int64, network string, chunk []seald.BatchEntry,
+	t seald.Transition) error {
+	seen := map[string]bool{}
+	for _, e := range chunk {
+		var n int
+		if err := q.QueryRow(ctx, `SELECT count(*) FROM records WHERE reference = ? AND batch_id = ?`, e.Reference, id).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 || seen[e.Reference] {
+			return Conflict(op, "record %s is not waiting in %s on %s", e.Reference, t.From, network)
+		}
+		seen[e.Reference] = true
+	}
+	return Conflict(op, "a record of the batch is not waiting in %s on %s", t.From, network)
 }
 
 // UpdateBatch saves a batch's state, transaction, attempt and block, fenced by fence. The network, token

@@ -118,8 +118,9 @@ var claimedRecords = `SELECT records.` + strings.Join(RecordColumns, `, records.
 // claimRecords gives each claimed job its record (Job.Record) and, for a store job, the payload its record
 // keeps (Job.Payload), read in the claim's transaction with one query: the runner the job goes to read them
 // itself, one query each, at once, and those reads were a tenth of the embedded pipeline's CPU (issue #33).
-// They are as fresh as that read was: the pipeline claims only for idle runners and hands the jobs out at
-// once, and each step's save holds only while the record is in the state the step saw (RecordUpdate.When).
+// They are as fresh as that read was: the pipeline runs a job about one step after its claim (it claims
+// ahead of its runners by one job each), and each step's save holds only while the record is in the state the
+// step saw (RecordUpdate.When).
 // The payload is read for every reference and kept only on store jobs: the other kinds rarely find one (the
 // store step drops it), and one IN list keeps the query simple. The list is padded to a power of two with
 // its last reference, so that the stores' statement caches hold a handful of queries, not one per claim

@@ -156,7 +156,7 @@ func FlagSet(name string, cfg *Config, all bool) *flag.FlagSet {
 	fs.IntVar(&cfg.MaxBacklog, "max-backlog", 100000, "records of one network waiting in the pipeline past which new seals are refused with 503 and Retry-After (0: never)")
 	fs.IntVar(&cfg.MaxProjectBacklog, "max-project-backlog", 0, "records of one project waiting in the pipeline past which that project's new seals are refused with 503 and Retry-After (0: no bound per project)")
 	fs.DurationVar(&cfg.RetentionEvery, "retention-every", time.Minute, "how often to erase the stored copies of records past their project's retention (tenant --retain)")
-	fs.DurationVar(&cfg.JobLease, "job-lease", pipeline.DefaultLease, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long")
+	fs.DurationVar(&cfg.JobLease, "job-lease", pipeline.DefaultLease, "how long a claimed job is reserved for its instance; a killed instance's jobs wait this long (those claimed ahead of a free runner up to a quarter, at most 10 s, more)")
 	fs.DurationVar(&cfg.AuthCacheTTL, "auth-cache-ttl", seald.DefaultCacheTTL, "how long an instance trusts a key pair, business or project it has read; a key revoked or rotated elsewhere stops working here within it (0: read the store on every request)")
 	fs.StringVar(&cfg.WebhookAllow, "webhook-allow", "", "comma-separated CIDRs, addresses or host names that webhook deliveries may reach although internal (loopback, private, link-local are refused otherwise)")
 	fs.DurationVar(&cfg.WebhookRetryMin, "webhook-retry-min", pipeline.DefaultWebhookRetry.Min, "wait before the first retry of a failed webhook delivery; it doubles at each failure")
