@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ type claimSpy struct {
 
 type spiedClaim struct {
 	at    time.Time // before the claim
+	kinds []string
 	lease time.Duration
 	jobs  []seald.Job
 }
@@ -27,7 +29,7 @@ func (c *claimSpy) ClaimJobs(ctx context.Context, kinds []string, limit int, now
 	jobs, err := c.Store.ClaimJobs(ctx, kinds, limit, now, lease)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	sc := spiedClaim{at: at, lease: lease}
+	sc := spiedClaim{at: at, kinds: kinds, lease: lease}
 	for _, j := range jobs {
 		sc.jobs = append(sc.jobs, *j)
 	}
@@ -144,5 +146,89 @@ func TestPipelineClaimedJobWaitingTooLongRunsAfterItsLease(t *testing.T) {
 	defer mu.Unlock()
 	if len(puts) != 2 || puts[1].Before(first.at.Add(first.lease)) {
 		t.Errorf("the waiting job's step began at %v, before its first lease ended (%v)", puts, first.at.Add(first.lease))
+	}
+}
+
+// claimCount is how many claims of the runners' jobs the spy saw (not the leader's of revocations), and how
+// many of them took no job.
+func (c *claimSpy) claimCount() (all, empty int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, sc := range c.claims {
+		if !slices.Contains(sc.kinds, seald.JobStore) {
+			continue
+		}
+		all++
+		if len(sc.jobs) == 0 {
+			empty++
+		}
+	}
+	return all, empty
+}
+
+// settle waits until the claimer has made its claims at start and gone idle, and forgets them.
+func (c *claimSpy) settle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for n, _ := c.claimCount(); n == 0; n, _ = c.claimCount() {
+		if time.Now().After(deadline) {
+			t.Fatal("the claimer never claimed at start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	c.mu.Lock()
+	c.claims = nil
+	c.mu.Unlock()
+}
+
+// Wakes that come close together are answered by one claim, not one each: at moderate rates every
+// acceptance wakes the claimer, and each claim is a write transaction.
+func TestPipelineGathersWakes(t *testing.T) {
+	e := newEnv(t)
+	e.workers, e.poll, e.gather = 16, time.Hour, 300*time.Millisecond
+	release := make(chan struct{})
+	e.blobs.beforePut = func() { <-release } // only the store claims are counted
+	spy := &claimSpy{Store: e.store}
+	e.store = spy
+	e.start(8)
+	spy.settle(t)
+	var refs []string
+	for i := range 10 {
+		refs = append(refs, e.seal(i).Reference) // each wakes the claimer
+		time.Sleep(5 * time.Millisecond)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(spy.claimed()) < len(refs) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	all, empty := spy.claimCount()
+	got := len(spy.claimed())
+	close(release)
+	if got < len(refs) {
+		t.Fatalf("%d jobs claimed for %d records", got, len(refs))
+	}
+	// The seals take about 50 ms, within one gathering; a second claim may begin before the last seal.
+	if all > 2 || empty > 0 {
+		t.Errorf("%d claims (%d of them empty) for a burst of %d wakes; want at most 2, none empty", all, empty, len(refs))
+	}
+	for _, ref := range refs {
+		e.waitState(ref, seald.StateCompleted)
+	}
+}
+
+// A claim that took fewer jobs than it asked for found every due job: the claimer does not claim again
+// until a wake or a poll, so a lone record's stage costs one claim, not a second that finds nothing.
+func TestPipelineClaimsOnceWhenNothingMoreIsDue(t *testing.T) {
+	e := newEnv(t)
+	e.poll = time.Hour
+	spy := &claimSpy{Store: e.store}
+	e.store = spy
+	e.start(8)
+	spy.settle(t)
+	e.waitState(e.seal(1).Reference, seald.StateCompleted)
+	all, empty := spy.claimCount()
+	if empty > 0 {
+		t.Errorf("%d of %d claims took no job on a lone record's way; want none", empty, all)
 	}
 }

@@ -54,6 +54,10 @@ const DefaultWorkers = 128
 // long enough for a slow step, short enough that a killed instance's work resumes soon.
 const DefaultLease = 2 * time.Minute
 
+// DefaultGather is the Gather of a Pipeline that does not say: a few milliseconds on a record's way, against a
+// claim (a write transaction) for every acceptance at moderate rates.
+const DefaultGather = 10 * time.Millisecond
+
 // DefaultAnchor is the AnchorPolicy of a Pipeline that does not say.
 var DefaultAnchor = AnchorPolicy{MaxRecords: 1024, MaxWait: 2 * time.Second}
 
@@ -91,6 +95,9 @@ type Pipeline struct {
 	Lease time.Duration
 	// Poll is how often idle runners look for due jobs when nothing woke them (default 250 ms).
 	Poll time.Duration
+	// Gather is how long the claimer waits after a wake before it claims (default 10 ms), so that one claim
+	// takes the jobs of every wake that came meanwhile; see claim.
+	Gather time.Duration
 	// ReplaceAfter is how long a batch transaction may stay unconfirmed before it is replaced with higher
 	// fees (default 3 minutes).
 	ReplaceAfter time.Duration
@@ -128,6 +135,9 @@ func (p *Pipeline) init() {
 		}
 		if p.Poll <= 0 {
 			p.Poll = 250 * time.Millisecond
+		}
+		if p.Gather <= 0 {
+			p.Gather = DefaultGather
 		}
 		if p.ReplaceAfter <= 0 {
 			p.ReplaceAfter = 3 * time.Minute
@@ -223,17 +233,38 @@ func (p *Pipeline) hold() time.Duration { return min(p.Lease/4, 10*time.Second) 
 // for the claim's transaction (a group commit, as long as a step's own save) after every step, and the
 // runners were idle nearly half the time when the end-to-end bench fell behind. A job waits for a runner
 // about one step; its lease covers that wait (hold), and a job that waited longer is not run (runners).
+//
+// At moderate rates the claims, not the jobs, were the cost: every acceptance woke the claimer, which claimed
+// its one store job, then claimed again and found nothing, two write transactions (one UPDATE per kind, and
+// the records' read) per record and stage (issue #33). So after a wake the claimer gathers for Gather before
+// it claims, taking in one claim what the wakes meanwhile made due, and a claim that took fewer jobs than it
+// asked for is the last until the next wake or poll: it found every job that was due. A wake that comes during
+// a claim is kept (wakeCh), so a job committed after the claim's read is claimed by the next one. Under load
+// the claimer does not gather: it claims again as soon as a runner is free for as long as claims come back full.
 func (p *Pipeline) claim(ctx context.Context, jobs chan<- claimedJob, free chan struct{}) {
 	defer close(jobs)
 	kinds := p.kinds()
 	idle := time.NewTimer(0)
 	defer idle.Stop()
+	gather := time.NewTimer(0)
+	defer gather.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-idle.C:
 		case <-p.wakeCh:
+			gather.Reset(p.Gather)
+			select {
+			case <-ctx.Done():
+				return
+			case <-gather.C:
+			}
+			// The wakes of the gathering are answered by the claim below: their jobs were committed before it.
+			select {
+			case <-p.wakeCh:
+			default:
+			}
 		}
 		for ctx.Err() == nil {
 			// Wait for one token, then take every other one free.
@@ -263,8 +294,8 @@ func (p *Pipeline) claim(ctx context.Context, jobs chan<- claimedJob, free chan 
 			for _, j := range claimed {
 				jobs <- claimedJob{job: j, at: at}
 			}
-			if len(claimed) == 0 {
-				break
+			if len(claimed) < n {
+				break // every due job is claimed
 			}
 		}
 		idle.Reset(p.Poll)

@@ -43,6 +43,8 @@ type env struct {
 	// workers and lease are the pipeline's Workers (0: 3) and Lease (0: its default).
 	workers int
 	lease   time.Duration
+	// poll and gather are the pipeline's Poll (0: 10 ms) and Gather (0: its default).
+	poll, gather time.Duration
 }
 
 func newEnv(t *testing.T) *env {
@@ -110,7 +112,7 @@ func (e *env) start(batch int) {
 		Link:      e.svc.VerificationLink,
 		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: maxWait},
 		Retry:     pipeline.RetryPolicy{Base: 5 * time.Millisecond, Max: 40 * time.Millisecond, MaxAttempts: 8},
-		Poll:      10 * time.Millisecond, Workers: cmp.Or(e.workers, 3), Lease: e.lease, Crash: e.crash,
+		Poll:      cmp.Or(e.poll, 10*time.Millisecond), Gather: e.gather, Workers: cmp.Or(e.workers, 3), Lease: e.lease, Crash: e.crash,
 		ReplaceAfter: e.replaceAfter,
 	}
 	if err := e.store.ReleaseLeases(e.t.Context()); err != nil {
