@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -66,10 +67,16 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	common.Set("_busy_timeout", fmt.Sprint(ms))
 	common.Set("_foreign_keys", "on")
 
-	wq := url.Values{}
-	for k, v := range common {
-		wq[k] = v
+	// with returns the common parameters and those of one pool.
+	with := func() url.Values {
+		q := url.Values{}
+		for k, v := range common {
+			q[k] = slices.Clone(v)
+		}
+		return q
 	}
+
+	wq := with()
 	wq.Set("_txlock", "immediate")
 	wq.Set("_journal_mode", "WAL")
 	wq.Set("_synchronous", "FULL")
@@ -91,10 +98,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	rq := url.Values{}
-	for k, v := range common {
-		rq[k] = v
-	}
+	rq := with()
 	rq.Set("_query_only", "on")
 	r, err := sql.Open("sqlite", path+"?"+rq.Encode())
 	if err != nil {
@@ -105,10 +109,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 
-	cq := url.Values{}
-	for k, v := range common {
-		cq[k] = v
-	}
+	cq := with()
 	cq.Set("_synchronous", "FULL")
 	cdb, err := sql.Open("sqlite", path+"?"+cq.Encode())
 	if err != nil {
