@@ -40,6 +40,8 @@ const fallbackAnchorGas = 300_000
 // ErrNonceUsed is wrapped (as a seald.Permanent error) by Send when the transaction's nonce was taken by
 // another transaction of the same key that got mined, such as a replacement: this one can never be mined,
 // and the caller should look for the receipt of the transaction that took its place (seald.ErrNonceUsed).
+// Send says so only after the chain has been past the nonce for a few seconds (nonceSettle) with the
+// transaction itself nowhere to be found.
 var ErrNonceUsed = seald.ErrNonceUsed
 
 // Options tune an Anchorer. The zero value suits the embedded chain; on a real network set Confirmations,
@@ -60,7 +62,8 @@ type Options struct {
 	// TipCap fixes the priority fee per gas (wei) instead of asking the node (eth_maxPriorityFeePerGas).
 	// Polygon PoS refuses tips under its minimum (25 gwei at the time of writing); set it there.
 	TipCap *big.Int
-	// PollInterval is how often Revoke checks whether its transaction was mined; 0 means 500 ms.
+	// PollInterval is how often Revoke checks whether its transaction was mined, and how often Send looks
+	// again while the node's answers disagree about a transaction's nonce; 0 means 500 ms.
 	PollInterval time.Duration
 	// AnchorGasLimit, when not 0, is the gas limit of every anchor transaction instead of an estimate.
 	AnchorGasLimit uint64
