@@ -10,6 +10,9 @@ import (
 // another transaction of the same key that got mined: this one can never be included. The other may be a
 // replacement of the same batch or revocation (look for its receipt) or a transaction that is not seald's
 // (one the operator sent with the anchoring key): then the batch is failed and its records anchored anew.
+// Because of that, Send reports it only once the chain has been past the nonce for a few seconds and the
+// transaction itself is nowhere on it, never from a node's "nonce too low" alone: a node's pool, state and
+// transaction index move a moment apart, and a transaction the chain did include must not be anchored twice.
 var ErrNonceUsed = errors.New("nonce already used by another transaction")
 
 // Networks a record can be anchored on. EOS is served through EOS EVM, so both are EVM chains to seald: a
@@ -143,7 +146,7 @@ type Anchorer interface {
 	// if FirstTokenID is not its next token id, so a batch can never be minted twice.
 	BuildBatch(ctx context.Context, req BatchRequest) (*BatchTx, error)
 	// Send broadcasts a signed transaction. Sending one the node already knows, or one already mined, is not
-	// an error.
+	// an error. A nonce another transaction took is a Permanent error wrapping ErrNonceUsed.
 	Send(ctx context.Context, rawTx []byte) error
 	// Receipt returns where the transaction was included once its block is final by the network's
 	// finality rule (the node's finalized block, or confirmations), nil and no error while it is unknown,

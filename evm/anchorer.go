@@ -40,6 +40,8 @@ const fallbackAnchorGas = 300_000
 // ErrNonceUsed is wrapped (as a seald.Permanent error) by Send when the transaction's nonce was taken by
 // another transaction of the same key that got mined, such as a replacement: this one can never be mined,
 // and the caller should look for the receipt of the transaction that took its place (seald.ErrNonceUsed).
+// Send says so only after the chain has been past the nonce for a few seconds (nonceSettle) with the
+// transaction itself nowhere to be found.
 var ErrNonceUsed = seald.ErrNonceUsed
 
 // Options tune an Anchorer. The zero value suits the embedded chain; on a real network set Confirmations,
@@ -60,7 +62,8 @@ type Options struct {
 	// TipCap fixes the priority fee per gas (wei) instead of asking the node (eth_maxPriorityFeePerGas).
 	// Polygon PoS refuses tips under its minimum (25 gwei at the time of writing); set it there.
 	TipCap *big.Int
-	// PollInterval is how often Revoke checks whether its transaction was mined; 0 means 500 ms.
+	// PollInterval is how often Revoke checks whether its transaction was mined, and how often Send looks
+	// again while the node's answers disagree about a transaction's nonce; 0 means 500 ms.
 	PollInterval time.Duration
 	// AnchorGasLimit, when not 0, is the gas limit of every anchor transaction instead of an estimate.
 	AnchorGasLimit uint64
@@ -342,54 +345,6 @@ func (a *Anchorer) ResetNonce() {
 	a.mu.Lock()
 	a.nonceKnown = false
 	a.mu.Unlock()
-}
-
-// Send broadcasts a signed transaction. A transaction the node already has, or one already mined, is
-// success, so re-sending a saved transaction after a crash is always safe.
-func (a *Anchorer) Send(ctx context.Context, rawTx []byte) error {
-	tx := new(types.Transaction)
-	if err := tx.UnmarshalBinary(rawTx); err != nil {
-		return seald.Permanent(seald.Errorf(seald.EINVALID, "not a signed transaction: %v", err))
-	}
-	err := a.client.SendTransaction(ctx, tx)
-	if err == nil {
-		return nil
-	}
-	msg := strings.ToLower(err.Error())
-	if strings.Contains(msg, "already known") || strings.Contains(msg, "known transaction") {
-		return nil
-	}
-	// Whatever the node's words ("nonce too low"; "replacement transaction underpriced" from a pool that has
-	// not yet seen the block that took the nonce; other nodes' own), a nonce the chain has already passed
-	// was taken: by this transaction, or by another that can never be undone.
-	if !strings.Contains(msg, "nonce too low") {
-		used, nerr := a.nonceUsed(ctx, tx)
-		if nerr != nil || !used {
-			return fmt.Errorf("evm: send %s: %w", tx.Hash().Hex(), err)
-		}
-	}
-	_, rerr := a.client.TransactionReceipt(ctx, tx.Hash())
-	if rerr == nil {
-		return nil
-	}
-	if !notFound(rerr) {
-		return fmt.Errorf("evm: send %s: %w (and its receipt: %v)", tx.Hash().Hex(), err, rerr)
-	}
-	a.ResetNonce()
-	return seald.Permanent(fmt.Errorf("evm: transaction %s at nonce %d: %w", tx.Hash().Hex(), tx.Nonce(), ErrNonceUsed))
-}
-
-// nonceUsed reports whether the chain's latest block has passed tx's nonce for its sender.
-func (a *Anchorer) nonceUsed(ctx context.Context, tx *types.Transaction) (bool, error) {
-	from, err := types.Sender(a.s.signer, tx)
-	if err != nil {
-		return false, err
-	}
-	n, err := a.client.NonceAt(ctx, from, nil)
-	if err != nil {
-		return false, err
-	}
-	return n > tx.Nonce(), nil
 }
 
 // Receipt reports where a transaction was included once its block is final by the Finality rule, nil
