@@ -146,3 +146,28 @@ func TestCreatesTogether(t *testing.T) {
 		}
 	}
 }
+
+// The committer lingers between groups only while no create waits (group.Linger does the lingering): a
+// create is urgent, any other write is not.
+func TestCreatesAreUrgent(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "seald.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	create, err := s.createWrite(&seald.Record{Reference: "D-urgent-1", Pipeline: seald.PipelinePolygon,
+		BusinessID: "biz_urgent", ProjectID: "prj_urgent", Network: seald.NetworkPolygon, Hash: fmt.Sprintf("%064x", 1),
+		MimeType: "application/json", Privacy: seald.PrivacyPublic, Status: seald.StatusActive,
+		State: seald.StatePending, CreatedAt: at, UpdatedAt: at}, []byte(`{}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !urgent(create) {
+		t.Error("a create is not urgent: acceptances would wait for the committer's linger")
+	}
+	if urgent(&writeReq{op: "sqlite.CompleteJob"}) {
+		t.Error("a plain write is urgent: the pipeline's saves would never share a lingering group")
+	}
+}

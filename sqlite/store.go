@@ -54,7 +54,7 @@ type Store struct {
 // nothing it accepted is ever lost. Concurrent writes are committed in groups (see group.go) unless an
 // option says otherwise.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	o := options{maxGroup: defaultMaxGroup}
+	o := options{maxGroup: defaultMaxGroup, linger: defaultLinger}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -125,7 +125,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	s.writes = writeStmts{db: w, stmts: map[string]*sql.Stmt{}, off: o.unpreparedWrites}
 	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
 	if o.maxGroup > 1 {
-		s.group = newCommitter(s, o.maxGroup)
+		s.group = newCommitter(s, o.maxGroup, o.linger)
 	}
 	if err := s.migrateWhenFree(ctx); err != nil {
 		s.Close()

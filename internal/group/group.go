@@ -14,6 +14,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // ErrClosed is the error of an item submitted after Close.
@@ -40,12 +41,16 @@ type Committer[T any] struct {
 	commit   func(batch []T) []error
 	abandon  func(T)
 	key      func(T) string
+	// linger and urgent: see Linger.
+	linger time.Duration
+	urgent func(T) bool
 
-	mu     sync.Mutex
-	queue  []*req[T]
-	closed bool
-	wake   chan struct{} // an item was queued, or the workers must stop
-	exited chan struct{}
+	mu      sync.Mutex
+	queue   []*req[T]
+	closed  bool
+	wake    chan struct{} // an item was queued, or the workers must stop
+	closing chan struct{} // closed by Close: a lingering worker stops lingering
+	exited  chan struct{}
 }
 
 // Option changes how New sets up a Committer.
@@ -56,6 +61,16 @@ type Option[T any] func(*Committer[T])
 // reference won?).
 func Distinct[T any](key func(T) string) Option[T] {
 	return func(c *Committer[T]) { c.key = key }
+}
+
+// Linger makes a worker start a batch no sooner than d after it started its previous one, while no urgent
+// item (urgent may be nil: none is) and fewer than maxGroup items wait, so that at moderate rates the items
+// that would each have gone alone, or nearly, share one commit: the commit's fixed cost (a transaction, an
+// fsync) is paid by more of them. An urgent item waiting when a batch is due is taken at once with whatever
+// waits; one queued while the worker lingers waits at most the rest of d. Under load batches take longer
+// than d and nothing lingers.
+func Linger[T any](d time.Duration, urgent func(T) bool) Option[T] {
+	return func(c *Committer[T]) { c.linger, c.urgent = d, urgent }
 }
 
 // New starts workers goroutines (at least one) that hand the queued items, up to maxGroup at a time (at
@@ -71,6 +86,7 @@ func New[T any](maxGroup, workers int, commit func(batch []T) []error, abandon f
 		commit:   commit,
 		abandon:  abandon,
 		wake:     make(chan struct{}, 1),
+		closing:  make(chan struct{}),
 		exited:   make(chan struct{}),
 	}
 	for _, o := range opts {
@@ -128,7 +144,10 @@ func (c *Committer[T]) Queued() int {
 // than once.
 func (c *Committer[T]) Close() {
 	c.mu.Lock()
-	c.closed = true
+	if !c.closed {
+		c.closed = true
+		close(c.closing)
+	}
 	c.mu.Unlock()
 	c.signal()
 	<-c.exited
@@ -149,8 +168,13 @@ func (c *Committer[T]) signal() {
 }
 
 func (c *Committer[T]) run() {
+	var last time.Time // when this worker last took a batch
 	for range c.wake {
 		for {
+			if c.linger > 0 {
+				c.lingerAfter(last)
+				last = time.Now()
+			}
 			batch, empty, closed := c.take()
 			if !empty && c.workers > 1 {
 				c.signal() // let another worker start the next batch while this one commits
@@ -166,6 +190,33 @@ func (c *Committer[T]) run() {
 				break
 			}
 		}
+	}
+}
+
+// lingerAfter waits until linger has passed since last, unless an urgent item or maxGroup items wait, or
+// the Committer is closing (see Linger).
+func (c *Committer[T]) lingerAfter(last time.Time) {
+	if last.IsZero() {
+		return // the worker's first batch
+	}
+	wait := c.linger - time.Since(last)
+	if wait <= 0 {
+		return
+	}
+	c.mu.Lock()
+	full, urgent := len(c.queue) >= c.maxGroup, false
+	for i := 0; c.urgent != nil && i < len(c.queue) && !urgent; i++ {
+		urgent = c.urgent(c.queue[i].item)
+	}
+	c.mu.Unlock()
+	if full || urgent {
+		return
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.closing:
 	}
 }
 

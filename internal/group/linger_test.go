@@ -1,0 +1,88 @@
+package group
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// batchLog is a commit function that keeps each batch.
+type batchLog struct {
+	mu      sync.Mutex
+	batches [][]int
+}
+
+func (l *batchLog) commit(batch []int) []error {
+	l.mu.Lock()
+	l.batches = append(l.batches, append([]int(nil), batch...))
+	l.mu.Unlock()
+	return nil
+}
+
+func (l *batchLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.batches)
+}
+
+// submitAll submits items from one goroutine each and waits for them all.
+func submitAll(t *testing.T, c *Committer[int], items ...int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for _, it := range items {
+		wg.Go(func() {
+			if err := c.Submit(context.Background(), it); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestLingerGathers: items that arrive one after another, shortly after a batch started, share the next
+// batch instead of each starting its own.
+func TestLingerGathers(t *testing.T) {
+	var l batchLog
+	c := New(64, 1, l.commit, nil, Linger[int](300*time.Millisecond, nil))
+	defer c.Close()
+	submitAll(t, c, 0)
+	var wg sync.WaitGroup
+	for i := 1; i <= 5; i++ {
+		wg.Go(func() { submitAll(t, c, i) })
+		time.Sleep(5 * time.Millisecond) // one after another, as a pipeline's saves come
+	}
+	wg.Wait()
+	if n := l.count(); n != 2 {
+		t.Fatalf("%d batches %v, want 2: the first, and the five that came while the worker lingered", n, l.batches)
+	}
+}
+
+// TestLingerUrgent: an urgent item waiting when a batch is due is committed at once, however long the
+// linger; and Close does not wait for a lingering worker.
+func TestLingerUrgent(t *testing.T) {
+	var l batchLog
+	urgent := func(i int) bool { return i < 0 }
+	c := New(64, 1, l.commit, nil, Linger(time.Hour, urgent))
+	submitAll(t, c, 0)
+	done := make(chan struct{})
+	go func() { submitAll(t, c, -1); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("an urgent item waited for the linger")
+	}
+	// A plain item now lingers for an hour; Close ends the wait and commits it.
+	go submitAll(t, c, 1)
+	waitQueued(c, 1)
+	closed := make(chan struct{})
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close waited for the linger")
+	}
+	if n := l.count(); n != 3 {
+		t.Fatalf("%d batches %v, want 3", n, l.batches)
+	}
+}
