@@ -130,8 +130,10 @@ func (s *Store) claimRecords(ctx context.Context, q Querier, jobs []*seald.Job) 
 		return nil
 	}
 	refs := make([]any, 0, len(jobs))
+	seen := make(map[string]bool, len(jobs))
 	for _, j := range jobs {
-		if !slices.Contains(refs, any(j.Reference)) {
+		if !seen[j.Reference] {
+			seen[j.Reference] = true
 			refs = append(refs, j.Reference)
 		}
 	}
