@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -50,7 +51,7 @@ func (a *Anchorer) Send(ctx context.Context, rawTx []byte) error {
 		// passed was taken: by this transaction, or by another that can never be undone.
 		used, nerr := a.nonceUsed(ctx, tx)
 		if nerr != nil {
-			return fmt.Errorf("evm: send %s: %w (and the chain's nonce: %v)", hash.Hex(), err, nerr)
+			return ended(ctx, fmt.Errorf("evm: send %s: %w (and the chain's nonce: %w)", hash.Hex(), err, nerr))
 		}
 		tooLow := strings.Contains(msg, "nonce too low")
 		if !used && !tooLow {
@@ -58,7 +59,7 @@ func (a *Anchorer) Send(ctx context.Context, rawTx []byte) error {
 		}
 		mined, lerr := a.onChain(ctx, hash)
 		if lerr != nil {
-			return fmt.Errorf("evm: send %s: %w (and looking it up: %v)", hash.Hex(), err, lerr)
+			return ended(ctx, fmt.Errorf("evm: send %s: %w (and looking it up: %w)", hash.Hex(), err, lerr))
 		}
 		if mined {
 			return nil
@@ -83,6 +84,16 @@ func (a *Anchorer) Send(ctx context.Context, rawTx []byte) error {
 		case <-time.After(min(a.opts.PollInterval, time.Until(deadline))):
 		}
 	}
+}
+
+// ended adds ctx's end to err when ctx has ended and err does not already say so: a lookup cut short by
+// the context fails with the transport's words, which need not wrap context.DeadlineExceeded, and a caller
+// must still see that the context, not the chain, stopped Send.
+func ended(ctx context.Context, err error) error {
+	if c := ctx.Err(); c != nil && !errors.Is(err, c) {
+		return fmt.Errorf("%w (%w)", err, c)
+	}
+	return err
 }
 
 // nonceUsed reports whether the chain's latest block has passed tx's nonce for its sender.

@@ -176,27 +176,41 @@ func TestSendSeesOutOfStepNode(t *testing.T) {
 		checkBatch(t, e, anchored{first: first, hashes: hashes, tx: b, receipt: waitReceipt(t, a, b.TxHash)})
 	})
 
-	// Looking again honours the context: its end is no proof that another transaction took the nonce.
-	t.Run("context ends", func(t *testing.T) {
-		first, err := a.NextTokenID(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := a.BuildBatch(ctx, seald.BatchRequest{FirstTokenID: first, Hashes: contentHashes("ctx", 1)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := startFaultProxy(t, e, func(method string, _ []json.RawMessage, _ int) map[string]any {
-			if method == "eth_sendRawTransaction" {
-				return map[string]any{"error": map[string]any{"code": -32000, "message": "nonce too low"}}
+	// Looking again honours the context: its end is no proof that another transaction took the nonce,
+	// whether it comes while Send waits to look again or cuts a lookup short.
+	for _, tc := range []struct {
+		name  string
+		stall string // a method the proxy answers only after the context has ended
+	}{
+		{"context ends between looks", ""},
+		{"context ends during the receipt's lookup", "eth_getTransactionReceipt"},
+		{"context ends during the nonce's lookup", "eth_getTransactionCount"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, err := a.NextTokenID(ctx)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return nil
+			b, err := a.BuildBatch(ctx, seald.BatchRequest{FirstTokenID: first, Hashes: contentHashes("ctx "+tc.name, 1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const within = 300 * time.Millisecond
+			p := startFaultProxy(t, e, func(method string, _ []json.RawMessage, _ int) map[string]any {
+				if method == tc.stall {
+					time.Sleep(2 * within)
+				}
+				if method == "eth_sendRawTransaction" {
+					return map[string]any{"error": map[string]any{"code": -32000, "message": "nonce too low"}}
+				}
+				return nil
+			})
+			short, cancel := context.WithTimeout(ctx, within)
+			defer cancel()
+			err = proxiedAnchorer(t, e, p).Send(short, b.RawTx)
+			if err == nil || errors.Is(err, ErrNonceUsed) || seald.IsPermanent(err) || !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("send whose context ended while the pool said nonce too low: %v", err)
+			}
 		})
-		short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		defer cancel()
-		err = proxiedAnchorer(t, e, p).Send(short, b.RawTx)
-		if err == nil || errors.Is(err, ErrNonceUsed) || seald.IsPermanent(err) || !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("send whose context ended while the pool said nonce too low: %v", err)
-		}
-	})
+	}
 }
