@@ -82,19 +82,21 @@ func (p *Proof) Digest() [32]byte {
 		})
 		return sha256.Sum256(append([]byte("seald record digest\n"), b...))
 	}
-	unsigned := *p
-	unsigned.Signature = ""
-	b, _ := json.Marshal(&unsigned)
-	var m map[string]json.RawMessage
-	_ = json.Unmarshal(b, &m)
-	delete(m, "signature")
-	b, _ = json.Marshal(m)
+	// The proof's members but signature: the outer Signature, shallower than the proof's own, hides it and
+	// is itself omitted. jcs orders the members and sets their form.
+	b, _ := json.Marshal(struct {
+		*proofMembers
+		Signature *struct{} `json:"signature,omitempty"`
+	}{proofMembers: (*proofMembers)(p)})
 	c, err := jcs.Canonicalize(b)
 	if err != nil {
 		c = b // unreachable: encoding/json's output always has a canonical form
 	}
 	return sha256.Sum256(append([]byte("seald proof v2\n"), c...))
 }
+
+// proofMembers is Proof without its methods, to embed in Digest's view of it.
+type proofMembers Proof
 
 // Sign sets KeyID, PublicKey and Signature with the service's key.
 func (p *Proof) Sign(s Signer) {
