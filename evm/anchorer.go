@@ -110,6 +110,7 @@ type Anchorer struct {
 	network  string
 	opts     Options
 	abi      *registry.SealRegistry
+	chain    seald.Chain // what Chain answers, fixed at construction: every signed proof asks for it
 
 	mu         sync.Mutex
 	nonceKnown bool
@@ -135,6 +136,8 @@ func NewAnchorer(ctx context.Context, client *ethclient.Client, contract common.
 	}
 	a := &Anchorer{client: client, s: s, contract: contract, network: network, opts: opts,
 		abi: registry.NewSealRegistry(), sent: make(map[uint64]fees)}
+	a.chain = seald.Chain{Network: network, ChainID: s.chainID.String(), Contract: contract.Hex(), Anchorer: s.from.Hex(),
+		Development: opts.Development}
 	code, err := client.CodeAt(ctx, contract, nil)
 	if err != nil {
 		return nil, fmt.Errorf("evm: contract code: %w", err)
@@ -195,10 +198,7 @@ func (a *Anchorer) Confirmations() uint64 { return a.opts.Confirmations }
 func (a *Anchorer) Address() common.Address { return a.s.from }
 
 // Chain describes the network, chain id and contract.
-func (a *Anchorer) Chain() seald.Chain {
-	return seald.Chain{Network: a.network, ChainID: a.s.chainID.String(), Contract: a.contract.Hex(),
-		Anchorer: a.s.from.Hex(), Development: a.opts.Development}
-}
+func (a *Anchorer) Chain() seald.Chain { return a.chain }
 
 // NextTokenID reads the id the contract gives the next minted token.
 func (a *Anchorer) NextTokenID(ctx context.Context) (uint64, error) {
