@@ -49,10 +49,22 @@ const (
 	opBriefsBatch = "postgres.briefs"
 )
 
+// The statements of a batch, by kind: for one key the very statement of a read alone (the lone lookup
+// at low load, whose plan stays the plain index lookup), for several the = ANY form.
 var (
+	briefByReference  = sqlstore.SelectBrief + `WHERE reference = $1`
 	briefsByReference = sqlstore.SelectBrief + `WHERE reference = ANY($1)`
+	briefByHash       = sqlstore.SelectBrief + `WHERE hash = $1 ORDER BY ` + sqlstore.BriefOrder
 	briefsByHash      = sqlstore.SelectBrief + `WHERE hash = ANY($1) ORDER BY ` + sqlstore.BriefOrder
 )
+
+// statement returns the statement and argument that read the records of keys.
+func statement(keys []string, one, many string) (string, any) {
+	if len(keys) == 1 {
+		return one, keys[0]
+	}
+	return many, keys
+}
 
 // lookup is one caller's verification read: by reference or by hash, and its result once answered.
 type lookup struct {
@@ -67,9 +79,9 @@ type lookup struct {
 type coalescer struct {
 	s *Store
 	g *group.Committer[*lookup]
-	// afterRead, when not nil, is called by a worker once its batch's statement has run, before the callers
-	// are answered, with the batch's number of lookups (tests).
-	afterRead func(n int)
+	// beforeRead and afterRead, when not nil, are called by a worker with its batch's number of lookups,
+	// before its statement is sent and once it has run, before the callers are answered (tests).
+	beforeRead, afterRead func(n int)
 }
 
 func newCoalescer(s *Store, maxConns int32) *coalescer {
@@ -123,6 +135,9 @@ func (c *coalescer) answer(batch []*lookup) []error {
 		}
 		seen[kind(l)] = true
 	}
+	if c.beforeRead != nil {
+		c.beforeRead(len(batch))
+	}
 	var byRef map[string]*seald.Record
 	var byHash map[string][]*seald.Record
 	err := c.s.read(ctx, opBriefsBatch, func(querier) error {
@@ -147,17 +162,19 @@ func (c *coalescer) answer(batch []*lookup) []error {
 			}
 			return rows.Err()
 		}
+		refQuery, refArg := statement(refs, briefByReference, briefsByReference)
+		hashQuery, hashArg := statement(hashes, briefByHash, briefsByHash)
 		if len(refs) > 0 && len(hashes) > 0 {
 			var b pgx.Batch
-			b.Queue(briefsByReference, refs).Query(scanRefs)
-			b.Queue(briefsByHash, hashes).Query(scanHashes)
+			b.Queue(refQuery, refArg).Query(scanRefs)
+			b.Queue(hashQuery, hashArg).Query(scanHashes)
 			return c.s.pool.SendBatch(ctx, &b).Close()
 		}
-		query, args, scan := briefsByReference, refs, scanRefs
+		query, arg, scan := refQuery, refArg, scanRefs
 		if len(hashes) > 0 {
-			query, args, scan = briefsByHash, hashes, scanHashes
+			query, arg, scan = hashQuery, hashArg, scanHashes
 		}
-		rows, err := c.s.pool.Query(ctx, query, args)
+		rows, err := c.s.pool.Query(ctx, query, arg)
 		if err != nil {
 			return err
 		}
