@@ -44,9 +44,8 @@ const (
 )
 
 const (
-	opBrief       = "postgres.RecordBrief"
-	opHashBrief   = "postgres.RecordsByHashBrief"
-	opBriefsBatch = "postgres.briefs"
+	opBrief     = "postgres.RecordBrief"
+	opHashBrief = "postgres.RecordsByHashBrief"
 )
 
 // The statements of a batch, by kind: for one key the very statement of a read alone (the lone lookup
@@ -140,7 +139,7 @@ func (c *coalescer) answer(batch []*lookup) []error {
 	}
 	var byRef map[string]*seald.Record
 	var byHash map[string][]*seald.Record
-	err := c.s.read(ctx, opBriefsBatch, func(querier) error {
+	err := c.s.read(ctx, "", func(querier) error { // each caller's error gets its own op below
 		byRef, byHash = make(map[string]*seald.Record, len(refs)), make(map[string][]*seald.Record, len(hashes))
 		scanRefs := func(rows pgx.Rows) error {
 			for rows.Next() {

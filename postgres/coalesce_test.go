@@ -163,7 +163,7 @@ func TestCoalescedLookupsEachGetTheirOwn(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.err != nil || !reflect.DeepEqual(res.recs, want) || res.recs == nil {
-				t.Errorf("RecordsByHashBrief(%s) = %v, %v; want %v", a.key, res.recs, res.err, want)
+				t.Errorf("RecordsByHashBrief(%s) = %v, %v; want %v", a.key, refsOf(res.recs), res.err, refsOf(want))
 			}
 			for _, r := range res.recs {
 				if seen[r] {
@@ -305,7 +305,9 @@ func TestCoalescedLookupCancelled(t *testing.T) {
 	queued := lookup(ctxQ, f.refs[1])
 	ctxX, cancelX := context.WithCancel(ctx)
 	defer cancelX()
-	x := lookup(ctxX, f.refs[2])
+	until(t, "a queued lookup", func() bool { return h.reads.g.Queued() == 1 })
+	x := lookup(ctxX, f.refs[2]) // the first of the second batch
+	until(t, "two queued lookups", func() bool { return h.reads.g.Queued() == 2 })
 	y := lookup(ctx, f.refs[2])
 	until(t, "three queued lookups", func() bool { return h.reads.g.Queued() == 3 })
 
@@ -327,4 +329,13 @@ func TestCoalescedLookupCancelled(t *testing.T) {
 	if res := <-y; res.err != nil || res.r.Reference != f.refs[2] {
 		t.Errorf("lookup beside a cancelled one = %v, %v; want %s", res.r, res.err, f.refs[2])
 	}
+}
+
+// refsOf returns the references of rs, for messages.
+func refsOf(rs []*seald.Record) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Reference+" "+string(r.Status))
+	}
+	return out
 }
