@@ -49,6 +49,7 @@ type Store struct {
 	lockCheck time.Duration
 
 	group *committer // group commit of CreateRecord; nil when off
+	reads *coalescer // coalesced verification reads (coalesce.go)
 
 	held sqlstore.Held // the leader locks, released by Close
 	once sync.Once
@@ -94,6 +95,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if o.maxGroup > 1 {
 		s.group = newCommitter(s, o.maxGroup)
 	}
+	s.reads = newCoalescer(s, cfg.MaxConns)
 	return s, nil
 }
 
@@ -101,6 +103,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 // connections. It may be called more than once.
 func (s *Store) Close() error {
 	s.once.Do(func() {
+		s.reads.close()
 		if s.group != nil {
 			s.group.close()
 		}

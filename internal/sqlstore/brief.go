@@ -9,15 +9,21 @@ import (
 )
 
 // BriefColumns are the columns of a record a verification reads (seald.Record.Brief), in the order of
-// scanBrief: 23 of the 42, and none of the JSON ones (Merkle path, e-mail, disclosure path), whose decoding
+// ScanBrief: 23 of the 42, and none of the JSON ones (Merkle path, e-mail, disclosure path), whose decoding
 // and the scanning of the rest were a third of a verification's store read.
 var BriefColumns = []string{"reference", "pipeline", "business_id", "project_id", "network", "hash", "mime_type",
 	"privacy", "status", "state", "error_type", "cid", "encrypted_file", "token_id", "revoked_on_chain", "is_email",
 	"is_encrypted", "is_signed", "has_password", "downloadable", "created_at", "updated_at", "erased_at"}
 
-var selectBrief = `SELECT ` + strings.Join(BriefColumns, ", ") + ` FROM records `
+// SelectBrief selects BriefColumns from records; a WHERE clause follows.
+var SelectBrief = `SELECT ` + strings.Join(BriefColumns, ", ") + ` FROM records `
 
-func scanBrief(row Row) (*seald.Record, error) {
+// BriefOrder is the order of the records of one hash in RecordsByHashBrief (and RecordsByHash): the newest
+// first.
+const BriefOrder = `created_at DESC, seq DESC`
+
+// ScanBrief scans a row of SelectBrief.
+func ScanBrief(row Row) (*seald.Record, error) {
 	var r seald.Record
 	var privacy, status, state string
 	var token *int64
@@ -41,11 +47,11 @@ func scanBrief(row Row) (*seald.Record, error) {
 // RecordBrief finds a record by its reference, with only the fields of seald.Record.Brief.
 func (s *Store) RecordBrief(ctx context.Context, reference string) (*seald.Record, error) {
 	op := s.op("RecordBrief")
-	return one(ctx, s, op, scanBrief, NotFound(op, "record %s not found", reference),
-		selectBrief+`WHERE reference = ?`, reference)
+	return one(ctx, s, op, ScanBrief, NotFound(op, "record %s not found", reference),
+		SelectBrief+`WHERE reference = ?`, reference)
 }
 
 // RecordsByHashBrief is RecordsByHash with only the fields of seald.Record.Brief.
 func (s *Store) RecordsByHashBrief(ctx context.Context, hash string) ([]*seald.Record, error) {
-	return list(ctx, s, s.op("RecordsByHashBrief"), scanBrief, selectBrief+`WHERE hash = ? ORDER BY created_at DESC, seq DESC`, hash)
+	return list(ctx, s, s.op("RecordsByHashBrief"), ScanBrief, SelectBrief+`WHERE hash = ? ORDER BY `+BriefOrder, hash)
 }
