@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/internal/sqlstore"
 )
 
 // coalesceFixture is a store with a tenant and records, some sharing a hash.
@@ -110,7 +111,7 @@ func TestCoalescedLookupsEachGetTheirOwn(t *testing.T) {
 	f := newCoalesceFixture(t, 30)
 	h, ctx := f.h, t.Context()
 	g := newGate(t)
-	h.reads.afterRead = g.wait
+	h.reads.AfterRead = g.wait
 
 	type result struct {
 		rec  *seald.Record
@@ -149,7 +150,7 @@ func TestCoalescedLookupsEachGetTheirOwn(t *testing.T) {
 		})
 	}
 	until(t, "every lookup to be queued or held", func() bool {
-		return int64(h.reads.g.Queued())+g.held.Load() == int64(len(asks))
+		return int64(h.reads.Queued())+g.held.Load() == int64(len(asks))
 	})
 	g.release()
 	wg.Wait()
@@ -193,8 +194,8 @@ func TestCoalescedLookupsEachGetTheirOwn(t *testing.T) {
 	if b := g.batches.Load(); b >= int64(len(asks))/4 || g.largest.Load() < 2 {
 		t.Errorf("%d lookups in %d batches, the largest of %d: not coalesced", len(asks), b, g.largest.Load())
 	}
-	if g.largest.Load() > maxLookups {
-		t.Errorf("a batch of %d lookups, more than %d", g.largest.Load(), maxLookups)
+	if g.largest.Load() > sqlstore.MaxLookups {
+		t.Errorf("a batch of %d lookups, more than %d", g.largest.Load(), sqlstore.MaxLookups)
 	}
 }
 
@@ -203,7 +204,7 @@ func TestCoalescedLookupsShareStatements(t *testing.T) {
 	f := newCoalesceFixture(t, 30)
 	h, ctx := f.h, t.Context()
 	var batches, lookups atomic.Int64
-	h.reads.beforeRead = func(n int) { batches.Add(1); lookups.Add(int64(n)) }
+	h.reads.BeforeRead = func(n int) { batches.Add(1); lookups.Add(int64(n)) }
 	var wg sync.WaitGroup
 	for w := range 64 {
 		wg.Go(func() {
@@ -233,7 +234,7 @@ func TestCoalescedLookupIsFresh(t *testing.T) {
 	ref, hash := f.refs[0], f.recs[f.refs[0]].Hash
 	read, g := make(chan struct{}), newGate(t)
 	var first atomic.Bool
-	h.reads.afterRead = func(n int) {
+	h.reads.AfterRead = func(n int) {
 		if first.CompareAndSwap(false, true) { // not a sync.Once: the later batches must not wait for it
 			close(read)
 			g.wait(n)
@@ -274,12 +275,12 @@ func TestCoalescedLookupCancelled(t *testing.T) {
 	h, ctx := f.h, t.Context()
 	first, second := newGate(t), newGate(t)
 	var batch atomic.Int64
-	h.reads.beforeRead = func(n int) {
+	h.reads.BeforeRead = func(n int) {
 		if batch.Add(1) == 2 {
 			second.wait(n)
 		}
 	}
-	h.reads.afterRead = func(n int) {
+	h.reads.AfterRead = func(n int) {
 		if batch.Load() == 1 {
 			first.wait(n)
 		}
@@ -305,11 +306,11 @@ func TestCoalescedLookupCancelled(t *testing.T) {
 	queued := lookup(ctxQ, f.refs[1])
 	ctxX, cancelX := context.WithCancel(ctx)
 	defer cancelX()
-	until(t, "a queued lookup", func() bool { return h.reads.g.Queued() == 1 })
+	until(t, "a queued lookup", func() bool { return h.reads.Queued() == 1 })
 	x := lookup(ctxX, f.refs[2]) // the first of the second batch
-	until(t, "two queued lookups", func() bool { return h.reads.g.Queued() == 2 })
+	until(t, "two queued lookups", func() bool { return h.reads.Queued() == 2 })
 	y := lookup(ctx, f.refs[2])
-	until(t, "three queued lookups", func() bool { return h.reads.g.Queued() == 3 })
+	until(t, "three queued lookups", func() bool { return h.reads.Queued() == 3 })
 
 	cancelQ() // still queued: it leaves at once
 	if res := <-queued; !errors.Is(res.err, context.Canceled) || res.r != nil {

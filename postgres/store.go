@@ -48,8 +48,8 @@ type Store struct {
 	// that says nothing (a network partition) is noticed within this and pingTimeout.
 	lockCheck time.Duration
 
-	group *committer // group commit of CreateRecord; nil when off
-	reads *coalescer // coalesced verification reads (coalesce.go)
+	group *committer          // group commit of CreateRecord; nil when off
+	reads *sqlstore.Coalescer // coalesced verification reads (coalesce.go)
 
 	held sqlstore.Held // the leader locks, released by Close
 	once sync.Once
@@ -103,7 +103,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 // connections. It may be called more than once.
 func (s *Store) Close() error {
 	s.once.Do(func() {
-		s.reads.close()
+		s.reads.Close()
 		if s.group != nil {
 			s.group.close()
 		}
