@@ -34,13 +34,7 @@ func newCoalesceFixture(t *testing.T, n int) *coalesceFixture {
 	h := openDSN(t, freshSchema(t))
 	ctx := t.Context()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	b := &seald.Business{ID: "00000000-0000-4000-8000-000000000002", BusinessID: "biz_coalesce", Name: "Coalesce",
-		DateRegistered: at}
-	p := &seald.Project{ID: "00000000-0000-4000-9000-000000000002", ProjectID: "prj_coalesce", BusinessID: b.BusinessID,
-		Name: "Docs", Privacy: seald.PrivacyPublic, Network: seald.NetworkPolygon}
-	if err := h.CreateBusiness(ctx, b, p); err != nil {
-		t.Fatal(err)
-	}
+	b, p := createOwner(t, h, 2, "coalesce", at)
 	f := &coalesceFixture{h: h, recs: map[string]*seald.Record{}}
 	for i := range n {
 		// Records i and i+1 share a hash when i%3 is 0 or 1 (three per hash), two of them sealed at one

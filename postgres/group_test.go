@@ -17,13 +17,7 @@ func TestCreateGroupJobIDs(t *testing.T) {
 	h := openDSN(t, freshSchema(t))
 	ctx := t.Context()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	b := &seald.Business{ID: "00000000-0000-4000-8000-000000000001", BusinessID: "biz_group", Name: "Group",
-		DateRegistered: at}
-	p := &seald.Project{ID: "00000000-0000-4000-9000-000000000001", ProjectID: "prj_group", BusinessID: b.BusinessID,
-		Name: "Docs", Privacy: seald.PrivacyPublic, Network: seald.NetworkPolygon}
-	if err := h.CreateBusiness(ctx, b, p); err != nil {
-		t.Fatal(err)
-	}
+	b, p := createOwner(t, h, 1, "group", at)
 	n := 0
 	record := func() *seald.Record {
 		n++
@@ -114,4 +108,18 @@ func TestCreateGroupJobIDs(t *testing.T) {
 		cs = append(cs, create{record(), jobs(seald.JobStore), ""})
 	}
 	run("chunks again", cs)
+}
+
+// createOwner creates a business and its PUBLIC Polygon project, numbered n and named after name, registered
+// at at.
+func createOwner(t *testing.T, h *harnessStore, n int, name string, at time.Time) (*seald.Business, *seald.Project) {
+	t.Helper()
+	b := &seald.Business{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", n), BusinessID: "biz_" + name,
+		Name: name, DateRegistered: at}
+	p := &seald.Project{ID: fmt.Sprintf("00000000-0000-4000-9000-%012d", n), ProjectID: "prj_" + name,
+		BusinessID: b.BusinessID, Name: "Docs", Privacy: seald.PrivacyPublic, Network: seald.NetworkPolygon}
+	if err := h.CreateBusiness(t.Context(), b, p); err != nil {
+		t.Fatal(err)
+	}
+	return b, p
 }
