@@ -117,14 +117,15 @@ func (c *Coalescer) answer(batch []*lookup) []error {
 	var refs, hashes []string
 	seen := make(map[string]bool, len(batch))
 	for _, l := range batch {
-		switch k := kind(l); {
+		k := kind(l)
+		switch {
 		case seen[k]:
 		case l.byHash:
 			hashes = append(hashes, l.key)
 		default:
 			refs = append(refs, l.key)
 		}
-		seen[kind(l)] = true
+		seen[k] = true
 	}
 	if c.BeforeRead != nil {
 		c.BeforeRead(len(batch))
