@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -22,8 +24,8 @@ import (
 // answers is answered here, as a node whose pool, state and transaction index are not in step would answer
 // it (or as two nodes behind one URL would); every other call goes to the chain unchanged.
 type faultProxy struct {
-	url      string
-	upstream string
+	url     string
+	forward *httputil.ReverseProxy // to the chain
 	// fault gets the method, its parameters and how often the method was called before; it returns the
 	// answer to give instead of the chain's (a JSON-RPC response object without id), or nil.
 	fault func(method string, params []json.RawMessage, calls int) map[string]any
@@ -41,7 +43,12 @@ func startFaultProxy(t *testing.T, e *Embedded, fault func(string, []json.RawMes
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &faultProxy{url: "http://" + ln.Addr().String(), upstream: e.RPCURL(), fault: fault, calls: map[string]int{}}
+	upstream, err := url.Parse(e.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &faultProxy{url: "http://" + ln.Addr().String(), forward: httputil.NewSingleHostReverseProxy(upstream),
+		fault: fault, calls: map[string]int{}}
 	srv := &http.Server{Handler: p}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -71,21 +78,8 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	up, err := http.NewRequestWithContext(r.Context(), http.MethodPost, p.upstream, bytes.NewReader(body))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	up.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(up)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer resp.Body.Close()
-	w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
-	w.WriteHeader(resp.StatusCode)
-	io.Copy(w, resp.Body)
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	p.forward.ServeHTTP(w, r)
 }
 
 // count is how often method was called.
