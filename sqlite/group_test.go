@@ -150,12 +150,7 @@ func TestCreatesTogether(t *testing.T) {
 // The committer lingers between groups only while no create waits (group.Linger does the lingering): a
 // create is urgent, any other write is not.
 func TestCreatesAreUrgent(t *testing.T) {
-	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	create, err := s.createWrite(&seald.Record{Reference: "D-urgent-1", Pipeline: seald.PipelinePolygon,
 		BusinessID: "biz_urgent", ProjectID: "prj_urgent", Network: seald.NetworkPolygon, Hash: fmt.Sprintf("%064x", 1),
