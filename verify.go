@@ -3,6 +3,8 @@ package seald
 import (
 	"context"
 	"strconv"
+
+	"seald.dev/seald/proof"
 )
 
 // Verification is what a verification operation answers: the record and its owner.
@@ -78,7 +80,7 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 			if _, hash, err = s.hashData(l.Data); err != nil {
 				return nil, 0, err
 			}
-		} else if !IsHash(hash) {
+		} else if !proof.IsHash(hash) {
 			return nil, 0, Errorf(EINVALID, "hash must be 64 lowercase hex digits (SHA-256)")
 		}
 		var rs []*Record
@@ -193,7 +195,7 @@ func (s *Service) verification(ctx context.Context, c *Caller, r *Record) (*Veri
 }
 
 // Proof returns the proof bundle of an anchored record; ENOTFOUND before it is anchored.
-func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
+func (s *Service) Proof(ctx context.Context, r *Record) (*proof.Bundle, error) {
 	if r.TokenID == 0 || r.BatchID == 0 {
 		return nil, Errorf(ENOTFOUND, "record %s is not anchored yet", r.Reference)
 	}
@@ -205,8 +207,8 @@ func (s *Service) Proof(ctx context.Context, r *Record) (*Proof, error) {
 		return nil, Errorf(ENOTFOUND, "record %s is not anchored yet", r.Reference)
 	}
 	ch := s.Chains[r.Network]
-	p := &Proof{
-		Version: ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+	p := &proof.Bundle{
+		Version: proof.Version, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		ChainID: ch.ChainID, ChainName: ch.Name(), Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10),
 		Leaf: r.Leaf, MerklePath: r.MerklePath, Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber,
 	}

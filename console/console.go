@@ -19,6 +19,7 @@ import (
 
 	"seald.dev/seald"
 	staticassets "seald.dev/seald/internal/assets"
+	"seald.dev/seald/proof"
 )
 
 //go:embed templates/*.html
@@ -33,7 +34,7 @@ type Source interface {
 	Authenticate(ctx context.Context, subscriptionKey, apiKey string) (*seald.Caller, error)
 	ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error)
 	Verify(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
-	Proof(ctx context.Context, r *seald.Record) (*seald.Proof, error)
+	Proof(ctx context.Context, r *seald.Record) (*proof.Bundle, error)
 	History(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
 	ChangeStatus(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, *seald.StatusChange, error)
 	Erase(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)

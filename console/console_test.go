@@ -15,6 +15,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/console"
 	"seald.dev/seald/mock"
+	"seald.dev/seald/proof"
 )
 
 var _ console.Source = (*seald.Service)(nil)
@@ -109,8 +110,8 @@ func newEnv(t *testing.T) *env {
 			return r, true, nil
 		},
 		VerificationLinkFn: func(ref string) string { return "https://verify.example.test/v/" + ref },
-		ProofFn: func(_ context.Context, r *seald.Record) (*seald.Proof, error) {
-			return &seald.Proof{Reference: r.Reference}, nil
+		ProofFn: func(_ context.Context, r *seald.Record) (*proof.Bundle, error) {
+			return &proof.Bundle{Reference: r.Reference}, nil
 		},
 	}
 	e.c = &console.Console{Service: e.svc, Throttle: e.throttle, Idle: 10 * time.Minute, Absolute: time.Hour,

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // The API's view of the domain: one small interface per group of handlers, each holding only what that group
@@ -20,7 +21,7 @@ type Authenticator interface {
 // request.
 type Verifier interface {
 	Verify(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
-	Proof(ctx context.Context, r *seald.Record) (*seald.Proof, error)
+	Proof(ctx context.Context, r *seald.Record) (*proof.Bundle, error)
 }
 
 // Sealer accepts records: the seal operations of both networks and the OVI generator.
@@ -45,7 +46,7 @@ type Eraser interface {
 
 // Discloser gives a record's owner its selective-disclosure package.
 type Discloser interface {
-	Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error)
+	Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*proof.DisclosurePackage, error)
 }
 
 // TenantUpdater changes the caller's business and project details.
@@ -66,7 +67,7 @@ type WebhookKeeper interface {
 // in verification results and /readyz).
 type Issuer interface {
 	PublicKey() ed25519.PublicKey
-	TrustRoot() *seald.TrustRoot
+	TrustRoot() *proof.TrustRoot
 	Chain(network string) (seald.Chain, bool)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/httpapi"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/wire"
 )
 
@@ -111,11 +112,11 @@ func TestVerifyWithProof(t *testing.T) {
 	var got seald.Lookup
 	verifying(a, &got)
 	anchored := true
-	a.svc.ProofFn = func(_ context.Context, r *seald.Record) (*seald.Proof, error) {
+	a.svc.ProofFn = func(_ context.Context, r *seald.Record) (*proof.Bundle, error) {
 		if !anchored {
 			return nil, seald.Errorf(seald.ENOTFOUND, "record %s is not anchored yet", r.Reference)
 		}
-		return &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}, nil
+		return &proof.Bundle{Version: proof.Version, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}, nil
 	}
 	var v wire.Verification
 	a.do("GET", "/verification/api/v1/verify/reference?reference="+ref+"&proof=1", "").ok(t, 200, &v, "success", "data")

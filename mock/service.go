@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // Service fakes what httpapi.Server and web.Page call of a *seald.Service.
@@ -18,7 +19,7 @@ type Service struct {
 	AuthenticateFn func(ctx context.Context, subscriptionKey, apiKey string) (*seald.Caller, error)
 
 	VerifyFn func(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
-	ProofFn  func(ctx context.Context, r *seald.Record) (*seald.Proof, error)
+	ProofFn  func(ctx context.Context, r *seald.Record) (*proof.Bundle, error)
 
 	SealFn             func(ctx context.Context, c *seald.Caller, req *seald.SealRequest) (*seald.Record, error)
 	GenerateFn         func(ctx context.Context, c *seald.Caller, data []byte) (*seald.Record, error)
@@ -28,7 +29,7 @@ type Service struct {
 	ChangeStatusFn func(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, *seald.StatusChange, error)
 	HistoryFn      func(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
 	DownloadFn     func(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
-	DisclosureFn   func(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error)
+	DisclosureFn   func(ctx context.Context, c *seald.Caller, reference, password string) (*proof.DisclosurePackage, error)
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
 	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error)
 
@@ -47,11 +48,11 @@ type Service struct {
 	ReplayDeliveryFn    func(ctx context.Context, c *seald.Caller, deliveryID string) (*seald.Delivery, error)
 
 	PublicKeyFn func() ed25519.PublicKey
-	TrustRootFn func() *seald.TrustRoot
+	TrustRootFn func() *proof.TrustRoot
 	ChainFn     func(network string) (seald.Chain, bool)
 
 	PublicRecordFn  func(ctx context.Context, id string) (*seald.PublicRecord, error)
-	PublicProofFn   func(ctx context.Context, id string) (*seald.Proof, error)
+	PublicProofFn   func(ctx context.Context, id string) (*proof.Bundle, error)
 	TokenMetadataFn func(ctx context.Context, network, tokenID string) (*seald.TokenMetadata, error)
 	TrustRootURLFn  func() string
 }
@@ -75,7 +76,7 @@ func (s *Service) Verify(ctx context.Context, c *seald.Caller, l seald.Lookup) (
 }
 
 // Proof calls ProofFn.
-func (s *Service) Proof(ctx context.Context, r *seald.Record) (*seald.Proof, error) {
+func (s *Service) Proof(ctx context.Context, r *seald.Record) (*proof.Bundle, error) {
 	if s.ProofFn == nil {
 		unset("Proof")
 	}
@@ -139,7 +140,7 @@ func (s *Service) Download(ctx context.Context, c *seald.Caller, reference, pass
 }
 
 // Disclosure calls DisclosureFn.
-func (s *Service) Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error) {
+func (s *Service) Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*proof.DisclosurePackage, error) {
 	if s.DisclosureFn == nil {
 		unset("Disclosure")
 	}
@@ -211,7 +212,7 @@ func (s *Service) PublicKey() ed25519.PublicKey {
 }
 
 // TrustRoot calls TrustRootFn.
-func (s *Service) TrustRoot() *seald.TrustRoot {
+func (s *Service) TrustRoot() *proof.TrustRoot {
 	if s.TrustRootFn == nil {
 		unset("TrustRoot")
 	}
@@ -235,7 +236,7 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*seald.PublicRec
 }
 
 // PublicProof calls PublicProofFn.
-func (s *Service) PublicProof(ctx context.Context, id string) (*seald.Proof, error) {
+func (s *Service) PublicProof(ctx context.Context, id string) (*proof.Bundle, error) {
 	if s.PublicProofFn == nil {
 		unset("PublicProof")
 	}

@@ -20,6 +20,7 @@ import (
 
 	"seald.dev/seald"
 	staticassets "seald.dev/seald/internal/assets"
+	"seald.dev/seald/proof"
 )
 
 //go:embed templates/*.html
@@ -32,7 +33,7 @@ var assetFS embed.FS
 // metadata, and the service's links. *seald.Service satisfies it; the handler tests fake it (package mock).
 type Source interface {
 	PublicRecord(ctx context.Context, id string) (*seald.PublicRecord, error)
-	PublicProof(ctx context.Context, id string) (*seald.Proof, error)
+	PublicProof(ctx context.Context, id string) (*proof.Bundle, error)
 	TokenMetadata(ctx context.Context, network, tokenID string) (*seald.TokenMetadata, error)
 	VerificationLink(reference string) string
 	TrustRootURL() string
