@@ -17,7 +17,6 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
-	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
 	"seald.dev/seald/proof"
 )

@@ -24,7 +24,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
 	"seald.dev/seald/evm/registry"
 	"seald.dev/seald/proof"

@@ -23,7 +23,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
 	"seald.dev/seald/proof"
 )
