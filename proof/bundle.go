@@ -27,7 +27,7 @@ type Bundle struct {
 	CID         string   `json:"cid"`         // IPFS CID of the stored (encrypted) envelope
 	Network     string   `json:"network"`     // POLYGON or EOS
 	ChainID     string   `json:"chain_id"`    // decimal EIP-155 chain id
-	ChainName   string   `json:"chain_name"`  // the chain in words (Chain.Name); says so for a development chain
+	ChainName   string   `json:"chain_name"`  // the chain in words (seald.Chain.Name); says so for a development chain
 	Contract    string   `json:"contract"`    // SealRegistry address
 	TokenID     string   `json:"token_id"`    // decimal
 	Leaf        string   `json:"leaf"`        // 0x hex, the Merkle leaf binding token id and hash

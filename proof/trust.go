@@ -39,7 +39,7 @@ type TrustRoot struct {
 type TrustNetwork struct {
 	Network   string `json:"network"`    // POLYGON or EOS
 	ChainID   string `json:"chain_id"`   // decimal EIP-155 chain id
-	ChainName string `json:"chain_name"` // Chain.Name
+	ChainName string `json:"chain_name"` // the chain in words (seald.Chain.Name)
 	// Contract and Anchorer are the ones the issuer anchors with now, for people; empty when it no longer
 	// anchors on this chain. Verifiers use Contracts.
 	Contract    string          `json:"contract,omitempty"`
