@@ -45,6 +45,8 @@ type env struct {
 	lease   time.Duration
 	// poll and gather are the pipeline's Poll (0: 10 ms) and Gather (0: its default).
 	poll, gather time.Duration
+	// wrap, when set, wraps the store the pipeline is given (lifecycle_test.go).
+	wrap func(pipeline.Store) pipeline.Store
 }
 
 func newEnv(t *testing.T) *env {
@@ -106,8 +108,12 @@ func (e *env) start(batch int) {
 	if e.outbox != nil {
 		m = e.outbox
 	}
+	var st pipeline.Store = e.store
+	if e.wrap != nil {
+		st = e.wrap(st)
+	}
 	p := &pipeline.Pipeline{
-		Store: e.store, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: m,
+		Store: st, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: m,
 		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: a},
 		Link:      e.svc.VerificationLink,
 		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: maxWait},
