@@ -149,7 +149,7 @@ func (s *Service) PublicProof(ctx context.Context, id string) (*Proof, error) {
 	if r.Privacy != PrivacyPublic {
 		return nil, Errorf(ENOTFOUND, "no sealed record under this reference")
 	}
-	return s.Proof(ctx, r)
+	return s.proof(ctx, r)
 }
 
 // publicLookup finds the record a public link names (see PublicRecord).

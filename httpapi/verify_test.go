@@ -111,11 +111,14 @@ func TestVerifyWithProof(t *testing.T) {
 	var got seald.Lookup
 	verifying(a, &got)
 	anchored := true
-	a.svc.ProofFn = func(_ context.Context, r *seald.Record) (*seald.Proof, error) {
-		if !anchored {
-			return nil, seald.Errorf(seald.ENOTFOUND, "record %s is not anchored yet", r.Reference)
+	verify := a.svc.VerifyFn
+	a.svc.VerifyFn = func(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error) {
+		v, err := verify(ctx, c, l)
+		if err == nil && l.Proof && anchored { // the service answers the proof itself (Lookup.Proof)
+			r := v.Record
+			v.Proof = &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}
 		}
-		return &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}, nil
+		return v, err
 	}
 	var v wire.Verification
 	a.do("GET", "/verification/api/v1/verify/reference?reference="+ref+"&proof=1", "").ok(t, 200, &v, "success", "data")

@@ -64,7 +64,7 @@ func newEnvOn(t *testing.T, a seald.Anchorer) *env {
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "seald.db"), blobs: &fakeBlobs{}, chain: newFakeChain(), mailer: &fakeMailer{}, anchorer: a}
 	e.open()
 	e.svc.Secrets = secrets
-	tn, err := e.svc.CreateTenant(t.Context(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
+	tn, err := e.svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestPipelineCompletesInBatches(t *testing.T) {
 		if _, err := e.store.Payload(t.Context(), ref); seald.ErrorCode(err) != seald.ENOTFOUND {
 			t.Errorf("%s: the plaintext payload is still kept after IPFS_STORED (err %v)", ref, err)
 		}
-		p, err := e.svc.Proof(t.Context(), r)
+		p, err := proofOf(t, e, r)
 		if err != nil || p.VerifySignature() != nil || p.TokenID != fmt.Sprint(r.TokenID) {
 			t.Errorf("%s: proof %+v, %v", ref, p, err)
 		}
@@ -445,4 +445,15 @@ func TestPipelineNotifyFinishes(t *testing.T) {
 	if counter.kinds[seald.JobNotify] != 2 || counter.kinds[seald.JobFinish] != 0 {
 		t.Errorf("jobs claimed %v, want two notify and no finish", counter.kinds)
 	}
+}
+
+// proofOf is the proof bundle the service answers for r when a verification asks for it (nil with no error
+// before r is anchored).
+func proofOf(t *testing.T, e *env, r *seald.Record) (*seald.Proof, error) {
+	t.Helper()
+	v, err := e.svc.Verify(t.Context(), e.caller, seald.Lookup{Reference: r.Reference, Proof: true})
+	if err != nil {
+		return nil, err
+	}
+	return v.Proof, nil
 }
