@@ -88,7 +88,7 @@ func newCacheEnv(t *testing.T) *cacheEnv {
 	chains := map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"}}
 	e.svc = &seald.Service{Store: e.store, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now, CacheTTL: ttl}
 	e.other = &seald.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now}
-	if e.tenant, err = e.other.CreateTenant(t.Context(), seald.TenantRequest{Business: "Acme", Project: "Docs"}); err != nil {
+	if e.tenant, err = e.other.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"}); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -191,7 +191,7 @@ func TestAuthCache(t *testing.T) {
 		if _, err := e.auth(t, e.tenant.SubscriptionKey, e.tenant.APIKey); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.other.RevokeKey(t.Context(), e.apiKeyID(t)); err != nil {
+		if _, err := e.other.RevokeKey(t.Context(), seald.Operator(), e.apiKeyID(t)); err != nil {
 			t.Fatal(err)
 		}
 		// The documented bound: this process may still accept it until the TTL ends...
@@ -210,7 +210,7 @@ func TestAuthCache(t *testing.T) {
 		if _, err := e.auth(t, e.tenant.SubscriptionKey, e.tenant.APIKey); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.RevokeKey(t.Context(), e.apiKeyID(t)); err != nil {
+		if _, err := e.svc.RevokeKey(t.Context(), seald.Operator(), e.apiKeyID(t)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := e.auth(t, e.tenant.SubscriptionKey, e.tenant.APIKey); seald.ErrorCode(err) != seald.EUNAUTHORIZED {
@@ -223,7 +223,7 @@ func TestAuthCache(t *testing.T) {
 		e.store.afterKey = func(k *seald.Key) {
 			if k.ID == id {
 				e.store.afterKey = nil
-				if _, err := e.svc.RevokeKey(t.Context(), id); err != nil {
+				if _, err := e.svc.RevokeKey(t.Context(), seald.Operator(), id); err != nil {
 					t.Error(err)
 				}
 			}
@@ -242,7 +242,7 @@ func TestAuthCache(t *testing.T) {
 		if _, err := e.auth(t, e.tenant.SubscriptionKey, e.tenant.APIKey); err != nil {
 			t.Fatal(err)
 		}
-		next, _, err := e.svc.RotateKey(t.Context(), e.apiKeyID(t), 0)
+		next, _, err := e.svc.RotateKey(t.Context(), seald.Operator(), e.apiKeyID(t), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +256,7 @@ func TestAuthCache(t *testing.T) {
 	t.Run("a rotated key's overlap ends to the millisecond even when cached", func(t *testing.T) {
 		e := newCacheEnv(t)
 		overlap := ttl / 4
-		if _, _, err := e.other.RotateKey(t.Context(), e.apiKeyID(t), overlap); err != nil {
+		if _, _, err := e.other.RotateKey(t.Context(), seald.Operator(), e.apiKeyID(t), overlap); err != nil {
 			t.Fatal(err)
 		}
 		// Cached now, with the expiry the store holds: the entry must not outlive it.
@@ -310,7 +310,7 @@ func TestVerifyReads(t *testing.T) {
 		}
 	})
 	t.Run("another business's public record: its owner is read once per TTL", func(t *testing.T) {
-		tn, err := e.other.CreateTenant(t.Context(), seald.TenantRequest{Business: "Other", Project: "Public"})
+		tn, err := e.other.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Other", Project: "Public"})
 		if err != nil {
 			t.Fatal(err)
 		}

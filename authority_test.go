@@ -39,7 +39,7 @@ func newAuthorityEnv(t *testing.T) *authorityEnv {
 		PublicURL: "https://verify.example.test"}
 	e := &authorityEnv{svc: svc, store: st, pubBusinessName: "Acme", privBusinessName: "Hidden"}
 	caller := func(req seald.TenantRequest) *seald.Caller {
-		tn, err := svc.CreateTenant(t.Context(), req)
+		tn, err := svc.CreateTenant(t.Context(), seald.Operator(), req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestBacklogPerNetwork(t *testing.T) {
 			Chains: chains, MaxBacklog: maxBacklog}
 	}
 	svc := service(0)
-	tn, err := svc.CreateTenant(t.Context(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
+	tn, err := svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestBacklogPerProject(t *testing.T) {
 	}
 	svc := service(0) // the counts are read once a second: the bounded service below reads them after the burst
 	caller := func(business string) *seald.Caller {
-		tn, err := svc.CreateTenant(t.Context(), seald.TenantRequest{Business: business, Project: "Docs"})
+		tn, err := svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: business, Project: "Docs"})
 		if err != nil {
 			t.Fatal(err)
 		}

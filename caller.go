@@ -2,9 +2,12 @@ package seald
 
 // Caller is the party a Service method acts for: a project of a business, authenticated by its two keys
 // (Service.Authenticate), or the operator (Operator). Authority is explicit and fails closed: a nil *Caller
-// is nobody, and every method that changes state, or shows a record's owner-only details, refuses it with
-// EUNAUTHORIZED rather than guessing who it might be. Only the read-only verifications (Service.Verify and
-// the public page) take nil, as an anonymous reader who sees PUBLIC records only.
+// is nobody, and every method that changes state for someone, or shows a record's owner-only details, takes
+// a caller and refuses nil with EUNAUTHORIZED rather than guessing who it might be. The operator's actions
+// (CreateTenant, IssueKey, RotateKey, RevokeKey, SetProjectRate, EnsureDefaultTenant) take the operator's
+// caller and refuse any other. Only the read-only verifications (Service.Verify and the public page) take
+// nil, as an anonymous reader who sees PUBLIC records only. The process's own upkeep, which acts for nobody
+// (EraseExpired and ReplayErasures, run by the sweeps), takes no caller and is not reachable from a request.
 type Caller struct {
 	Business *Business
 	Project  *Project
@@ -43,6 +46,18 @@ func (c *Caller) actor() string {
 var ErrNoCaller = Errorf(EUNAUTHORIZED, "this operation needs a caller: send the Ocp-Apim-Subscription-Key and Api-Key headers")
 
 func errNoCaller() error { return ErrNoCaller }
+
+// operatorCaller checks that c is the operator's caller, for the operator's actions: nobody is EUNAUTHORIZED,
+// and so is a project's caller, whose keys grant nothing beyond its project.
+func operatorCaller(c *Caller) error {
+	switch {
+	case c == nil:
+		return errNoCaller()
+	case !c.operator:
+		return Errorf(EUNAUTHORIZED, "this operation belongs to the operator")
+	}
+	return nil
+}
 
 // projectCaller checks that c is a project's caller, for the operations that belong to a project (sealing,
 // webhooks): nobody is EUNAUTHORIZED, and so is the operator, who has no project.

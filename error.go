@@ -8,7 +8,8 @@ import (
 )
 
 // Code says what kind of failure an Error is. The codes are few and fixed, so that each can map to exactly one
-// HTTP status: the one table lives in package httpapi, and a test there fails when a code of Codes has none.
+// HTTP status: the one table lives in package internal/httpstatus, used by the API, the console and the
+// public page alike, and a test there fails when a code of Codes has none.
 type Code string
 
 // Error codes, with the HTTP status each maps to.

@@ -151,7 +151,7 @@ func (s *Service) PublicProof(ctx context.Context, id string) (*proof.Bundle, er
 	if r.Privacy != PrivacyPublic {
 		return nil, Errorf(ENOTFOUND, "no sealed record under this reference")
 	}
-	return s.Proof(ctx, r)
+	return s.proof(ctx, r)
 }
 
 // publicLookup finds the record a public link names (see PublicRecord).

@@ -35,7 +35,7 @@ func (s *Service) IssueProjectKey(ctx context.Context, c *Caller) (string, *Key,
 	if err := projectCaller(c); err != nil {
 		return "", nil, err
 	}
-	return s.IssueKey(ctx, c.Business.BusinessID, c.Project.ProjectID)
+	return s.issueKey(ctx, c.Business.BusinessID, c.Project.ProjectID)
 }
 
 // projectKey returns a key of the caller's project; any other key does not exist for it.
@@ -62,7 +62,7 @@ func (s *Service) RotateProjectKey(ctx context.Context, c *Caller, keyID string,
 	if _, err := s.projectKey(ctx, c, keyID); err != nil {
 		return "", nil, err
 	}
-	return s.RotateKey(ctx, keyID, overlap)
+	return s.rotateKey(ctx, keyID, overlap)
 }
 
 // RevokeProjectKey revokes one of the caller's project's API keys. The project's last active API key is
@@ -88,5 +88,5 @@ func (s *Service) RevokeProjectKey(ctx context.Context, c *Caller, keyID string)
 			return nil, Errorf(EINVALID, "key %s is the project's last active API key: issue another before revoking it", keyID)
 		}
 	}
-	return s.RevokeKey(ctx, keyID)
+	return s.revokeKey(ctx, keyID)
 }

@@ -13,7 +13,7 @@ import (
 func TestProjectKeys(t *testing.T) {
 	e := newAuthorityEnv(t)
 	ctx, svc := t.Context(), e.svc
-	tn, err := svc.CreateTenant(ctx, seald.TenantRequest{Business: "Keys Ltd", Project: "Keys"})
+	tn, err := svc.CreateTenant(ctx, seald.Operator(), seald.TenantRequest{Business: "Keys Ltd", Project: "Keys"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,10 @@ import (
 	"seald.dev/seald/internal/ttlcache"
 )
 
-// Service holds every business rule of seald: who may call, what a valid request is, what a caller may
-// see, and which status changes are allowed. Stores only persist what it decides; the HTTP layer only
-// translates.
+// Service holds the rules of the requests made to seald: who may call, what a valid request is, what a
+// caller may see, and which status changes are allowed. It implements the service interfaces (services.go).
+// The rules of a record's way through its pipeline are the lifecycle's (lifecycle.go), applied by package
+// pipeline. Stores only persist what they are told; the HTTP layer only translates.
 type Service struct {
 	Store   ServiceStore
 	Secrets Secrets
@@ -27,8 +28,9 @@ type Service struct {
 	Chains map[string]Chain
 	// Wake, when set, is called after a record is created so the pipeline picks it up at once.
 	Wake func()
-	// Crash, when set, is called at the HTTP layer's crash point (CrashAfterRecordSave) with its name; the
-	// crash tests use it to stop the process between a record's commit and its 201. Production leaves it nil.
+	// Crash, when set, is called at the service's crash points with their names: CrashAfterRecordSave in Seal
+	// and CrashAfterEraseSave in Erase, each after its commit and before the method returns; the crash tests
+	// use it to stop the process between a commit and the API's answer. Production leaves it nil.
 	Crash  func(point string)
 	Now    func() time.Time
 	Logger *slog.Logger

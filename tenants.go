@@ -34,8 +34,15 @@ type Tenant struct {
 
 // CreateTenant creates a project with its API key. A business of the same name is joined, and its
 // subscription key reused (unsealed from the store with the master key); otherwise the business and its
-// subscription key are created too. All in one transaction.
-func (s *Service) CreateTenant(ctx context.Context, req TenantRequest) (*Tenant, error) {
+// subscription key are created too. All in one transaction. Only the operator (Operator) may.
+func (s *Service) CreateTenant(ctx context.Context, c *Caller, req TenantRequest) (*Tenant, error) {
+	if err := operatorCaller(c); err != nil {
+		return nil, err
+	}
+	return s.createTenant(ctx, req)
+}
+
+func (s *Service) createTenant(ctx context.Context, req TenantRequest) (*Tenant, error) {
 	name := strings.TrimSpace(req.Business)
 	if name == "" {
 		return nil, Errorf(EINVALID, "business name is required")
@@ -146,8 +153,16 @@ func (s *Service) subscriptionSecret(ctx context.Context, businessID string, now
 	return s.Secrets.OpenString(best.Sealed, "subscription-key")
 }
 
-// IssueKey issues a new key: a subscription key of a business (projectID empty) or an API key of a project.
-func (s *Service) IssueKey(ctx context.Context, businessID, projectID string) (string, *Key, error) {
+// IssueKey issues a new key for the operator (Operator): a subscription key of a business (projectID empty)
+// or an API key of a project.
+func (s *Service) IssueKey(ctx context.Context, c *Caller, businessID, projectID string) (string, *Key, error) {
+	if err := operatorCaller(c); err != nil {
+		return "", nil, err
+	}
+	return s.issueKey(ctx, businessID, projectID)
+}
+
+func (s *Service) issueKey(ctx context.Context, businessID, projectID string) (string, *Key, error) {
 	now := s.now()
 	if projectID != "" {
 		p, err := s.Store.Project(ctx, projectID)
@@ -173,8 +188,15 @@ func (s *Service) IssueKey(ctx context.Context, businessID, projectID string) (s
 
 // RotateKey issues a successor of a key of the same kind and owner; the old key keeps working for overlap
 // (zero revokes it at once), so clients can switch without an outage. The old key's new expiry holds at once
-// in this process and within CacheTTL in the others.
-func (s *Service) RotateKey(ctx context.Context, keyID string, overlap time.Duration) (string, *Key, error) {
+// in this process and within CacheTTL in the others. Only the operator (Operator) may.
+func (s *Service) RotateKey(ctx context.Context, c *Caller, keyID string, overlap time.Duration) (string, *Key, error) {
+	if err := operatorCaller(c); err != nil {
+		return "", nil, err
+	}
+	return s.rotateKey(ctx, keyID, overlap)
+}
+
+func (s *Service) rotateKey(ctx context.Context, keyID string, overlap time.Duration) (string, *Key, error) {
 	old, err := s.Store.Key(ctx, keyID)
 	if err != nil {
 		return "", nil, err
@@ -186,7 +208,7 @@ func (s *Service) RotateKey(ctx context.Context, keyID string, overlap time.Dura
 	if overlap < 0 {
 		return "", nil, Errorf(EINVALID, "overlap must not be negative")
 	}
-	secret, k, err := s.IssueKey(ctx, old.BusinessID, old.ProjectID)
+	secret, k, err := s.issueKey(ctx, old.BusinessID, old.ProjectID)
 	if err != nil {
 		return "", nil, err
 	}
@@ -201,8 +223,15 @@ func (s *Service) RotateKey(ctx context.Context, keyID string, overlap time.Dura
 	return secret, k, err
 }
 
-// RevokeKey revokes a key: at once in this process, within CacheTTL in the others.
-func (s *Service) RevokeKey(ctx context.Context, keyID string) (*Key, error) {
+// RevokeKey revokes a key for the operator (Operator): at once in this process, within CacheTTL in the others.
+func (s *Service) RevokeKey(ctx context.Context, c *Caller, keyID string) (*Key, error) {
+	if err := operatorCaller(c); err != nil {
+		return nil, err
+	}
+	return s.revokeKey(ctx, keyID)
+}
+
+func (s *Service) revokeKey(ctx context.Context, keyID string) (*Key, error) {
 	k, err := s.Store.Key(ctx, keyID)
 	if err != nil {
 		return nil, err
@@ -220,13 +249,16 @@ func (s *Service) RevokeKey(ctx context.Context, keyID string) (*Key, error) {
 }
 
 // EnsureDefaultTenant creates a default business and project on an empty store; created is nil when the store
-// already had a business.
-func (s *Service) EnsureDefaultTenant(ctx context.Context) (*Tenant, error) {
+// already had a business. Only the operator (Operator) may.
+func (s *Service) EnsureDefaultTenant(ctx context.Context, c *Caller) (*Tenant, error) {
+	if err := operatorCaller(c); err != nil {
+		return nil, err
+	}
 	n, err := s.Store.CountBusinesses(ctx)
 	if err != nil || n > 0 {
 		return nil, err
 	}
-	return s.CreateTenant(ctx, TenantRequest{Business: "Default business", Project: "Default project",
+	return s.createTenant(ctx, TenantRequest{Business: "Default business", Project: "Default project",
 		Description: "Created at first start"})
 }
 
@@ -239,8 +271,11 @@ func checkRate(perSecond float64, burst int) error {
 }
 
 // SetProjectRate changes a project's own request rate per API key (0: the server's). Instances that cached
-// the project see it within the auth cache's lifetime.
-func (s *Service) SetProjectRate(ctx context.Context, projectID string, perSecond float64, burst int) error {
+// the project see it within the auth cache's lifetime. Only the operator (Operator) may.
+func (s *Service) SetProjectRate(ctx context.Context, c *Caller, projectID string, perSecond float64, burst int) error {
+	if err := operatorCaller(c); err != nil {
+		return err
+	}
 	if err := checkRate(perSecond, burst); err != nil {
 		return err
 	}

@@ -2,9 +2,8 @@ package seald
 
 import (
 	"context"
-	"strconv"
-
 	"seald.dev/seald/proof"
+	"strconv"
 )
 
 // Verification is what a verification operation answers: the record and its owner.
@@ -16,6 +15,9 @@ type Verification struct {
 	// SameHash is how many records the caller may see hold the record's hash, the record included; it is
 	// counted for lookups by hash or data only, and is 0 for the others.
 	SameHash int
+	// Proof is the record's proof bundle when the lookup asked for it (Lookup.Proof); nil otherwise, and
+	// until the record is anchored.
+	Proof *proof.Bundle
 }
 
 // Lookup names the record to verify by exactly one key.
@@ -27,9 +29,12 @@ type Lookup struct {
 	TokenID   string // decimal
 	Data      []byte // raw JSON object, hashed canonically
 	OVI       string // an encrypted_ovi
-	// Whole reads the record whole, as Service.Proof needs it; otherwise only the fields of Record.Brief
-	// are read (lookups by CID and token read it whole all the same).
+	// Whole reads the record whole; otherwise only the fields of Record.Brief are read (lookups by CID and
+	// token read it whole all the same).
 	Whole bool
+	// Proof asks for the record's proof bundle (Verification.Proof). Its Merkle path is not among the brief
+	// fields, so a lookup that asks for it reads the record whole, whatever Whole says.
+	Proof bool
 }
 
 // Verify finds the record a lookup names, if the caller may see it. A record that exists but is PRIVATE to
@@ -37,6 +42,9 @@ type Lookup struct {
 // reads, so it is the one operation of the API where a nil caller is allowed: it is an anonymous reader, who
 // sees PUBLIC records only (the operator sees every record).
 func (s *Service) Verify(ctx context.Context, c *Caller, l Lookup) (*Verification, error) {
+	if l.Proof {
+		l.Whole = true // the proof needs the Merkle path and the batch, which a brief read leaves out
+	}
 	r, n, err := s.find(ctx, c, l)
 	if err != nil {
 		return nil, err
@@ -46,6 +54,13 @@ func (s *Service) Verify(ctx context.Context, c *Caller, l Lookup) (*Verificatio
 		return nil, err
 	}
 	v.SameHash = n
+	if l.Proof {
+		p, err := s.proof(ctx, r)
+		if err != nil && ErrorCode(err) != ENOTFOUND {
+			return nil, err
+		}
+		v.Proof = p // nil until the record is anchored
+	}
 	return v, nil
 }
 
@@ -194,8 +209,8 @@ func (s *Service) verification(ctx context.Context, c *Caller, r *Record) (*Veri
 	return &Verification{Record: r, Business: b, Project: p}, nil
 }
 
-// Proof returns the proof bundle of an anchored record; ENOTFOUND before it is anchored.
-func (s *Service) Proof(ctx context.Context, r *Record) (*proof.Bundle, error) {
+// proof returns the proof bundle of an anchored record, read whole; ENOTFOUND before it is anchored.
+func (s *Service) proof(ctx context.Context, r *Record) (*proof.Bundle, error) {
 	if r.TokenID == 0 || r.BatchID == 0 {
 		return nil, Errorf(ENOTFOUND, "record %s is not anchored yet", r.Reference)
 	}

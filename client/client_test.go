@@ -54,7 +54,7 @@ func service(t *testing.T, rate float64) (string, *seald.Tenant, *openapicheck.C
 	}
 	pipe := &pipeline.Pipeline{Store: store, Secrets: secrets, Blobs: blobs, Mailer: outbox, Link: svc.VerificationLink, Workers: 2}
 	svc.Wake = pipe.Wake
-	tenant, err := svc.EnsureDefaultTenant(ctx)
+	tenant, err := svc.EnsureDefaultTenant(ctx, seald.Operator())
 	if err != nil || tenant == nil {
 		t.Fatalf("default tenant: %v", err)
 	}

@@ -7,7 +7,6 @@ package console
 
 import (
 	"bytes"
-	"context"
 	"embed"
 	"html/template"
 	"log/slog"
@@ -19,7 +18,7 @@ import (
 
 	"seald.dev/seald"
 	staticassets "seald.dev/seald/internal/assets"
-	"seald.dev/seald/proof"
+	"seald.dev/seald/internal/httpstatus"
 )
 
 //go:embed templates/*.html
@@ -28,30 +27,14 @@ var templateFS embed.FS
 //go:embed assets
 var assetFS embed.FS
 
-// Source is what the console calls of the domain, for the caller a session authenticates as.
-// *seald.Service satisfies it; the handler tests fake it (package mock).
+// Source is what the console calls of the domain, for the caller a session authenticates as: the root's
+// service interfaces combined, never declared again here. *seald.Service satisfies it; the handler tests
+// fake it (package mock).
 type Source interface {
-	Authenticate(ctx context.Context, subscriptionKey, apiKey string) (*seald.Caller, error)
-	ListRecords(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error)
-	Verify(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
-	Proof(ctx context.Context, r *seald.Record) (*proof.Bundle, error)
-	History(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
-	ChangeStatus(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, *seald.StatusChange, error)
-	Erase(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
-	VerificationLink(reference string) string
-	Seal(ctx context.Context, c *seald.Caller, req *seald.SealRequest) (*seald.Record, error)
-	Generate(ctx context.Context, c *seald.Caller, data []byte) (*seald.Record, error)
-	Status(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, error)
-	CreateWebhook(ctx context.Context, c *seald.Caller, req seald.WebhookRequest) (*seald.Webhook, string, error)
-	ListWebhooks(ctx context.Context, c *seald.Caller) ([]*seald.Webhook, error)
-	DeleteWebhook(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, error)
-	WebhookDeliveries(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, []*seald.Delivery, error)
-	ReplayDelivery(ctx context.Context, c *seald.Caller, deliveryID string) (*seald.Delivery, error)
-	RecordStats(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error)
-	ProjectKeys(ctx context.Context, c *seald.Caller) ([]*seald.Key, error)
-	IssueProjectKey(ctx context.Context, c *seald.Caller) (string, *seald.Key, error)
-	RotateProjectKey(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error)
-	RevokeProjectKey(ctx context.Context, c *seald.Caller, keyID string) (*seald.Key, error)
+	seald.TenantService
+	seald.RecordService
+	seald.VerificationService
+	seald.WebhookService
 }
 
 // Throttle counts failed sign-ins in the API's budget of failed authentications (httpapi.Server): ok is
@@ -288,27 +271,17 @@ type errorView struct {
 
 // fail answers an error as a page, in the API's words for what the caller can fix.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, rq *request, err error) {
-	status := http.StatusInternalServerError
-	msg := "Something went wrong on our side. Please try again later."
-	switch seald.ErrorCode(err) {
-	case seald.ENOTFOUND:
+	if seald.ErrorCode(err) == seald.ENOTFOUND {
 		c.notFound(w, r, rq)
 		return
-	case seald.EINVALID:
-		status, msg = http.StatusBadRequest, seald.ErrorMessage(err)
-	case seald.ECONFLICT:
-		status, msg = http.StatusConflict, seald.ErrorMessage(err)
-	case seald.EGONE:
-		status, msg = http.StatusGone, seald.ErrorMessage(err)
-	case seald.EUNAUTHORIZED:
-		status, msg = http.StatusUnauthorized, seald.ErrorMessage(err)
-	case seald.ETOOLARGE:
-		status, msg = http.StatusRequestEntityTooLarge, seald.ErrorMessage(err)
-	case seald.ERATELIMIT:
-		status, msg = http.StatusTooManyRequests, seald.ErrorMessage(err)
-	case seald.EUNAVAILABLE, seald.EOVERLOADED:
-		status, msg = http.StatusServiceUnavailable, "The service cannot answer right now. Please try again in a few minutes."
-	default:
+	}
+	status := httpstatus.Of(err) // the API's table: a code has one status wherever it is answered
+	msg := seald.ErrorMessage(err)
+	switch {
+	case status == http.StatusServiceUnavailable:
+		msg = "The service cannot answer right now. Please try again in a few minutes."
+	case status >= 500:
+		msg = "Something went wrong on our side. Please try again later."
 		c.logger().ErrorContext(r.Context(), "console", "path", r.URL.Path, "err", err)
 	}
 	c.render(w, r, status, errorPage, c.page(rq, "Error", errorView{Message: msg}))

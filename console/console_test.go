@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"seald.dev/seald/proof"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +16,6 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/console"
 	"seald.dev/seald/mock"
-	"seald.dev/seald/proof"
 )
 
 var _ console.Source = (*seald.Service)(nil)
@@ -62,58 +62,58 @@ func newEnv(t *testing.T) *env {
 		}
 		return rec(ref), nil
 	}
-	e.svc = &mock.Service{
-		AuthenticateFn: func(_ context.Context, sub, key string) (*seald.Caller, error) {
-			if sub != goodSub || key != goodKey || !e.keyValid {
-				return nil, seald.Errorf(seald.EUNAUTHORIZED, "invalid subscription key or API key")
-			}
-			return caller, nil
-		},
-		HistoryFn: func(_ context.Context, c *seald.Caller, ref string) (*seald.Record, []*seald.StatusChange, error) {
-			r, err := owned(ref)
-			return r, []*seald.StatusChange{{Reference: ref, From: seald.StatusActive, To: seald.StatusSuspended,
-				Actor: "key_1", Reason: "checking", Action: seald.ActionStatus, At: e.now}}, err
-		},
-		VerifyFn: func(_ context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error) {
-			switch {
-			case l.Reference != "":
-				r, err := owned(l.Reference)
-				if err != nil {
-					return nil, err
-				}
-				return &seald.Verification{Record: r, Business: biz, Project: proj}, nil
-			case l.Hash == strings.Repeat("ab", 32):
-				return &seald.Verification{Record: rec(mine), Business: biz, Project: proj}, nil
-			case l.Hash == strings.Repeat("cd", 32): // another business's PUBLIC record
-				r := rec(theirs)
-				r.BusinessID = "biz_2"
-				return &seald.Verification{Record: r, Business: &seald.Business{}, Project: &seald.Project{}}, nil
-			}
-			return nil, seald.Errorf(seald.ENOTFOUND, "no record")
-		},
-		ChangeStatusFn: func(_ context.Context, c *seald.Caller, ref, status, reason string) (*seald.Record, *seald.StatusChange, error) {
-			r, err := owned(ref)
-			if err != nil {
-				return nil, nil, err
-			}
-			e.mu.Lock()
-			e.changes = append(e.changes, ref+" "+status+" "+reason)
-			e.mu.Unlock()
-			return r, &seald.StatusChange{}, nil
-		},
-		EraseFn: func(_ context.Context, c *seald.Caller, ref, reason string) (*seald.Record, bool, error) {
-			r, err := owned(ref)
-			if err != nil {
-				return nil, false, err
-			}
-			e.erasures = append(e.erasures, ref+" "+reason)
-			return r, true, nil
-		},
-		VerificationLinkFn: func(ref string) string { return "https://verify.example.test/v/" + ref },
-		ProofFn: func(_ context.Context, r *seald.Record) (*proof.Bundle, error) {
-			return &proof.Bundle{Reference: r.Reference}, nil
-		},
+	e.svc = &mock.Service{}
+	e.svc.AuthenticateFn = func(_ context.Context, sub, key string) (*seald.Caller, error) {
+		if sub != goodSub || key != goodKey || !e.keyValid {
+			return nil, seald.Errorf(seald.EUNAUTHORIZED, "invalid subscription key or API key")
+		}
+		return caller, nil
 	}
+	e.svc.HistoryFn = func(_ context.Context, c *seald.Caller, ref string) (*seald.Record, []*seald.StatusChange, error) {
+		r, err := owned(ref)
+		return r, []*seald.StatusChange{{Reference: ref, From: seald.StatusActive, To: seald.StatusSuspended,
+			Actor: "key_1", Reason: "checking", Action: seald.ActionStatus, At: e.now}}, err
+	}
+	e.svc.VerifyFn = func(_ context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error) {
+		switch {
+		case l.Reference != "":
+			r, err := owned(l.Reference)
+			if err != nil {
+				return nil, err
+			}
+			v := &seald.Verification{Record: r, Business: biz, Project: proj}
+			if l.Proof {
+				v.Proof = &proof.Bundle{Reference: r.Reference}
+			}
+			return v, nil
+		case l.Hash == strings.Repeat("ab", 32):
+			return &seald.Verification{Record: rec(mine), Business: biz, Project: proj}, nil
+		case l.Hash == strings.Repeat("cd", 32): // another business's PUBLIC record
+			r := rec(theirs)
+			r.BusinessID = "biz_2"
+			return &seald.Verification{Record: r, Business: &seald.Business{}, Project: &seald.Project{}}, nil
+		}
+		return nil, seald.Errorf(seald.ENOTFOUND, "no record")
+	}
+	e.svc.ChangeStatusFn = func(_ context.Context, c *seald.Caller, ref, status, reason string) (*seald.Record, *seald.StatusChange, error) {
+		r, err := owned(ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		e.mu.Lock()
+		e.changes = append(e.changes, ref+" "+status+" "+reason)
+		e.mu.Unlock()
+		return r, &seald.StatusChange{}, nil
+	}
+	e.svc.EraseFn = func(_ context.Context, c *seald.Caller, ref, reason string) (*seald.Record, bool, error) {
+		r, err := owned(ref)
+		if err != nil {
+			return nil, false, err
+		}
+		e.erasures = append(e.erasures, ref+" "+reason)
+		return r, true, nil
+	}
+	e.svc.VerificationLinkFn = func(ref string) string { return "https://verify.example.test/v/" + ref }
 	e.c = &console.Console{Service: e.svc, Throttle: e.throttle, Idle: 10 * time.Minute, Absolute: time.Hour,
 		Now: func() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }}
 	e.h = e.c

@@ -192,17 +192,20 @@ func (c *Console) record(w http.ResponseWriter, r *request) {
 
 // proof downloads the record's proof bundle, the file `seald proof verify` checks offline.
 func (c *Console) proof(w http.ResponseWriter, r *request) {
-	rec, _, err := c.Service.History(r.Context(), r.caller, r.PathValue("ref"))
+	ref := r.PathValue("ref")
+	if _, _, err := c.Service.History(r.Context(), r.caller, ref); err != nil { // the owner's records only
+		c.fail(w, r.Request, r, err)
+		return
+	}
+	v, err := c.Service.Verify(r.Context(), r.caller, seald.Lookup{Reference: ref, Proof: true})
+	if err == nil && v.Proof == nil {
+		err = seald.Errorf(seald.ENOTFOUND, "record %s is not anchored yet", ref)
+	}
 	if err != nil {
 		c.fail(w, r.Request, r, err)
 		return
 	}
-	pr, err := c.Service.Proof(r.Context(), rec)
-	if err != nil {
-		c.fail(w, r.Request, r, err)
-		return
-	}
-	name, b, err := pr.File()
+	name, b, err := v.Proof.File()
 	if err != nil {
 		c.fail(w, r.Request, r, err)
 		return

@@ -62,7 +62,7 @@ func TestAnswerFingerprintCoversEveryField(t *testing.T) {
 // brief read would be answered empty. Each field of the record is set alone, and the answer of the whole
 // record must be the answer of its brief copy.
 func TestVerificationResultReadsOnlyBrief(t *testing.T) {
-	s := &Server{Service: &mock.Service{ChainFn: func(string) (seald.Chain, bool) { return seald.Chain{}, true }},
+	s := &Server{Service: &mock.Service{VerificationService: mock.VerificationService{ChainFn: func(string) (seald.Chain, bool) { return seald.Chain{}, true }}},
 		GatewayURL: "https://gw.example"}
 	owner := &seald.Verification{Business: &seald.Business{}, Project: &seald.Project{}}
 	answer := func(r *seald.Record) *wire.Verification {

@@ -80,7 +80,7 @@ func neverStale(t *testing.T, storeA, storeB seald.Store) {
 			GatewayURL: "https://gw.example.test"}).Handler()
 	}
 	a, b := server(svcA), server(svcB)
-	tn, err := svcA.CreateTenant(ctx, seald.TenantRequest{Business: "Acme", Project: "Docs"})
+	tn, err := svcA.CreateTenant(ctx, seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"maps"
+
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"seald.dev/seald/internal/httpstatus"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,22 +59,13 @@ const BackpressureRetryAfter = 5
 // has no methods, so it is not one of seald.Codes.
 const codeMethod seald.Code = "method_not_allowed"
 
-// statusOf is the one table from error codes to HTTP status codes: every code of seald.Codes and codeMethod
-// (TestEveryCodeHasAStatus).
-var statusOf = map[seald.Code]int{
-	seald.EINVALID:      http.StatusBadRequest,
-	seald.EUNAUTHORIZED: http.StatusUnauthorized,
-	seald.ENOTFOUND:     http.StatusNotFound,
-	seald.EGONE:         http.StatusGone,
-	seald.ECONFLICT:     http.StatusConflict,
-	seald.ETOOLARGE:     http.StatusRequestEntityTooLarge,
-	seald.EUNSUPPORTED:  http.StatusUnsupportedMediaType,
-	seald.ERATELIMIT:    http.StatusTooManyRequests,
-	seald.EUNAVAILABLE:  http.StatusServiceUnavailable,
-	seald.EOVERLOADED:   http.StatusServiceUnavailable,
-	seald.EINTERNAL:     http.StatusInternalServerError,
-	codeMethod:          http.StatusMethodNotAllowed,
-}
+// statusOf is the one table from error codes to HTTP status codes (httpstatus.Table, shared with the console
+// and the page) and the HTTP layer's own codeMethod (TestEveryCodeHasAStatus).
+var statusOf = func() map[seald.Code]int {
+	m := maps.Clone(httpstatus.Table)
+	m[codeMethod] = http.StatusMethodNotAllowed
+	return m
+}()
 
 // bodies are reused encoding buffers: json.Marshal allocates a fresh copy of every answer and appending the
 // newline copied it again, two allocations of the answer's size on every request of the hottest paths.

@@ -66,21 +66,15 @@ func queryValue(raw, name string) string {
 }
 
 func (s *Server) verify(w http.ResponseWriter, r *http.Request, l seald.Lookup) {
-	proof := wantProof(r)
-	l.Whole = proof // a proof needs the Merkle path; an answer without one reads only what it shows
+	l.Proof = wantProof(r)
 	v, err := s.Service.Verify(r.Context(), callerOf(r.Context()), l)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	res := s.verificationResult(v)
-	if proof {
-		p, err := s.Service.Proof(r.Context(), v.Record)
-		if err != nil && seald.ErrorCode(err) != seald.ENOTFOUND {
-			s.writeError(w, r, err)
-			return
-		}
-		res.Proof = (*wire.Proof)(p) // null until the record is anchored
+	if l.Proof {
+		res.Proof = (*wire.Proof)(v.Proof) // null until the record is anchored
 		writeOK(w, r, http.StatusOK, res)
 		return
 	}

@@ -19,17 +19,8 @@ import (
 
 // Every group of handlers takes only its interface, and the program's one value satisfies them all.
 var (
-	_ httpapi.Authenticator = (*seald.Service)(nil)
-	_ httpapi.Verifier      = (*seald.Service)(nil)
-	_ httpapi.Sealer        = (*seald.Service)(nil)
-	_ httpapi.Discloser     = (*seald.Service)(nil)
-	_ httpapi.RecordKeeper  = (*seald.Service)(nil)
-	_ httpapi.Eraser        = (*seald.Service)(nil)
-	_ httpapi.TenantUpdater = (*seald.Service)(nil)
-	_ httpapi.WebhookKeeper = (*seald.Service)(nil)
-	_ httpapi.Issuer        = (*seald.Service)(nil)
-	_ httpapi.Service       = (*seald.Service)(nil)
-	_ httpapi.Service       = (*mock.Service)(nil)
+	_ httpapi.Service = (*seald.Service)(nil)
+	_ httpapi.Service = (*mock.Service)(nil)
 )
 
 const (
@@ -71,16 +62,15 @@ func (w logWriter) Write(p []byte) (int, error) {
 // newAPI builds the handler; configure, when given, sets the Server's fields before Handler.
 func newAPI(t *testing.T, configure ...func(*httpapi.Server)) *testAPI {
 	t.Helper()
-	svc := &mock.Service{
-		AuthenticateFn: func(_ context.Context, sub, api string) (*seald.Caller, error) {
-			if sub == subKey && api == apiKey {
-				c := *owner
-				return &c, nil
-			}
-			return nil, seald.Errorf(seald.EUNAUTHORIZED, "invalid subscription key or API key")
-		},
-		VerificationLinkFn: func(reference string) string { return "https://verify.example.test/v/" + reference },
+	svc := &mock.Service{}
+	svc.AuthenticateFn = func(_ context.Context, sub, api string) (*seald.Caller, error) {
+		if sub == subKey && api == apiKey {
+			c := *owner
+			return &c, nil
+		}
+		return nil, seald.Errorf(seald.EUNAUTHORIZED, "invalid subscription key or API key")
 	}
+	svc.VerificationLinkFn = func(reference string) string { return "https://verify.example.test/v/" + reference }
 	srv := &httpapi.Server{Service: svc, Logger: slog.New(slog.NewTextHandler(logWriter{t}, nil)), GatewayURL: "https://gw.example.test"}
 	for _, f := range configure {
 		f(srv)

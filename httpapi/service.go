@@ -1,86 +1,13 @@
 package httpapi
 
-import (
-	"context"
-	"crypto/ed25519"
+import "seald.dev/seald"
 
-	"seald.dev/seald"
-	"seald.dev/seald/proof"
-)
-
-// The API's view of the domain: one small interface per group of handlers, each holding only what that group
-// calls, so that a handler test fakes a few methods (package mock) and runs without a database, a chain or
-// the binary. *seald.Service satisfies every one of them (asserted in this package's tests).
-
-// Authenticator checks the two key headers of a request (the authenticate middleware).
-type Authenticator interface {
-	Authenticate(ctx context.Context, subscriptionKey, apiKey string) (*seald.Caller, error)
-}
-
-// Verifier answers the verification operations (/verification/api/v1/verify/...), with a proof bundle on
-// request.
-type Verifier interface {
-	Verify(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
-	Proof(ctx context.Context, r *seald.Record) (*proof.Bundle, error)
-}
-
-// Sealer accepts records: the seal operations of both networks and the OVI generator.
-type Sealer interface {
-	Seal(ctx context.Context, c *seald.Caller, req *seald.SealRequest) (*seald.Record, error)
-	Generate(ctx context.Context, c *seald.Caller, data []byte) (*seald.Record, error)
-	VerificationLink(reference string) string
-}
-
-// RecordKeeper answers a record's owner: its status, status changes, audit trail and download.
-type RecordKeeper interface {
-	Status(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, error)
-	ChangeStatus(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, *seald.StatusChange, error)
-	History(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
-	Download(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
-}
-
-// Eraser erases a record's data for its owner.
-type Eraser interface {
-	Erase(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
-}
-
-// Discloser gives a record's owner its selective-disclosure package.
-type Discloser interface {
-	Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*proof.DisclosurePackage, error)
-}
-
-// TenantUpdater changes the caller's business and project details.
-type TenantUpdater interface {
-	UpdateTenant(ctx context.Context, c *seald.Caller, u seald.TenantUpdate) (*seald.Business, *seald.Project, error)
-}
-
-// WebhookKeeper keeps the caller's project's webhooks and their deliveries.
-type WebhookKeeper interface {
-	CreateWebhook(ctx context.Context, c *seald.Caller, req seald.WebhookRequest) (*seald.Webhook, string, error)
-	ListWebhooks(ctx context.Context, c *seald.Caller) ([]*seald.Webhook, error)
-	DeleteWebhook(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, error)
-	WebhookDeliveries(ctx context.Context, c *seald.Caller, id string) (*seald.Webhook, []*seald.Delivery, error)
-	ReplayDelivery(ctx context.Context, c *seald.Caller, deliveryID string) (*seald.Delivery, error)
-}
-
-// Issuer publishes who this service is: its signing key, its trust root, and the chains it anchors on (named
-// in verification results and /readyz).
-type Issuer interface {
-	PublicKey() ed25519.PublicKey
-	TrustRoot() *proof.TrustRoot
-	Chain(network string) (seald.Chain, bool)
-}
-
-// Service is every group together: what Server.Service holds, so that the program passes one value (a
-// *seald.Service) and a test one fake.
+// Service is the domain the API translates to: the root's service interfaces combined, never declared again
+// here, so that a handler test fakes them with package mock and runs without a database, a chain or the
+// binary. *seald.Service satisfies it (asserted in this package's tests).
 type Service interface {
-	Authenticator
-	Verifier
-	Sealer
-	RecordKeeper
-	Eraser
-	Discloser
-	TenantUpdater
-	WebhookKeeper
-	Issuer
+	seald.RecordService
+	seald.VerificationService
+	seald.TenantService
+	seald.WebhookService
 }

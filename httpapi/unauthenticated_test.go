@@ -76,7 +76,7 @@ func TestRouteWithoutAuthenticationChangesNothing(t *testing.T) {
 			seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"},
 			seald.NetworkEOS:     {Network: seald.NetworkEOS, ChainID: "17777", Contract: "0x0000000000000000000000000000000000000002"},
 		}}
-	tn, err := svc.CreateTenant(ctx, seald.TenantRequest{Business: "Acme", Project: "Docs"})
+	tn, err := svc.CreateTenant(ctx, seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
 	if err != nil {
 		t.Fatal(err)
 	}

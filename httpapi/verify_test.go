@@ -3,12 +3,12 @@ package httpapi_test
 import (
 	"context"
 	"net/http"
+	"seald.dev/seald/proof"
 	"strings"
 	"testing"
 
 	"seald.dev/seald"
 	"seald.dev/seald/httpapi"
-	"seald.dev/seald/proof"
 	"seald.dev/seald/wire"
 )
 
@@ -112,11 +112,14 @@ func TestVerifyWithProof(t *testing.T) {
 	var got seald.Lookup
 	verifying(a, &got)
 	anchored := true
-	a.svc.ProofFn = func(_ context.Context, r *seald.Record) (*proof.Bundle, error) {
-		if !anchored {
-			return nil, seald.Errorf(seald.ENOTFOUND, "record %s is not anchored yet", r.Reference)
+	verify := a.svc.VerifyFn
+	a.svc.VerifyFn = func(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error) {
+		v, err := verify(ctx, c, l)
+		if err == nil && l.Proof && anchored { // the service answers the proof itself (Lookup.Proof)
+			r := v.Record
+			v.Proof = &proof.Bundle{Version: proof.Version, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}
 		}
-		return &proof.Bundle{Version: proof.Version, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}, nil
+		return v, err
 	}
 	var v wire.Verification
 	a.do("GET", "/verification/api/v1/verify/reference?reference="+ref+"&proof=1", "").ok(t, 200, &v, "success", "data")

@@ -17,11 +17,17 @@ import (
 // (IPFS_STORED -> ANCHOR_SUBMITTED), then, once its transaction is confirmed, anchored (-> ANCHORED, the
 // chain faults met on the way cleared) with their e-mail step queued.
 var (
-	placed   = seald.Transition{From: seald.StateIPFSStored, To: seald.StateAnchorSubmitted}
-	anchored = seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateAnchored, ClearError: true, Next: seald.JobNotify}
+	placed   = seald.TransitionOf(seald.StepPlaced)
+	anchored = withNext(seald.TransitionOf(seald.StepAnchored), seald.JobNotify)
 	// requeued takes the records of a batch that reverted back to the anchoring queue.
-	requeued = seald.Transition{From: seald.StateAnchorSubmitted, To: seald.StateIPFSStored}
+	requeued = seald.TransitionOf(seald.StepRequeued)
 )
+
+// withNext is t clearing the records' errors and queueing a job of kind next for each.
+func withNext(t seald.Transition, next string) seald.Transition {
+	t.ClearError, t.Next = true, next
+	return t
+}
 
 func (p *Pipeline) lead(ctx context.Context, network string, a seald.Anchorer) {
 	log := p.Logger.With("network", network)

@@ -64,12 +64,26 @@ var DefaultAnchor = AnchorPolicy{MaxRecords: 1024, MaxWait: 2 * time.Second}
 
 // Store is what the pipeline uses of the stores: its jobs, the records they work on, the batches
 // that anchor them and the leader locks.
+// It is narrowed to the methods the pipeline calls, so that a store written for it (a fault-injecting
+// wrapper in a test) implements only those.
 type Store interface {
-	seald.Jobs
-	seald.Records
 	seald.Batches
 	seald.Revocations
 	seald.Locks
+
+	// The jobs (seald.Jobs): claimed, ended, retried, failed, and requeued by the sweep at start.
+	ClaimJobs(ctx context.Context, kinds []string, limit int, now time.Time, lease time.Duration) ([]*seald.Job, error)
+	CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUpdate, dropPayload bool, next ...*seald.Job) error
+	RetryJob(ctx context.Context, j *seald.Job, errorType, errorMessage string) error
+	FailJob(ctx context.Context, j *seald.Job, state seald.State, errorType, errorMessage string, ev *seald.Event, now time.Time) error
+	RequeueJob(ctx context.Context, j *seald.Job) (queued bool, err error)
+
+	// The records the jobs work on (seald.Records).
+	Record(ctx context.Context, reference string) (*seald.Record, error)
+	Payload(ctx context.Context, reference string) ([]byte, error)
+	RecordByToken(ctx context.Context, network string, tokenID uint64) (*seald.Record, error)
+	RevokedTokens(ctx context.Context, network string, after uint64, limit int) ([]*seald.Record, error)
+	ErasedCopies(ctx context.Context, after string, limit int) ([]*seald.Record, error)
 }
 
 // Pipeline runs the durable jobs of records: store (IPFS), anchor (one leader per network), notify (e-mail,
@@ -413,10 +427,7 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 		return
 	}
 	if seald.IsPermanent(err) || j.Attempts >= p.Retry.MaxAttempts {
-		state := seald.StateFailed
-		if j.Kind == seald.JobFinish || j.Kind == seald.JobErase || isRevoke(j.Kind) {
-			state = "" // a failed signature, on-chain revocation or deletion does not undo the seal
-		}
+		state := failedState(j, r)
 		log.Error("step failed for good", "err", err)
 		var ev *seald.Event
 		if state == seald.StateFailed && r != nil && r.State != seald.StateFailed {
@@ -434,6 +445,33 @@ func (p *Pipeline) fail(ctx context.Context, j *seald.Job, r *seald.Record, errT
 	if rerr := p.saveRetry(ctx, j, errType, msg); rerr != nil {
 		log.Error("save retry", "err", rerr)
 	}
+}
+
+// failedState is the state a job that failed for good leaves its record in: FAILED when its step makes the
+// seal and the lifecycle lets the record fail from where it is (a record not read is failed as told); none
+// otherwise, for a failed signature, on-chain revocation or deletion does not undo the seal.
+func failedState(j *seald.Job, r *seald.Record) seald.State {
+	if j.Kind == seald.JobFinish || j.Kind == seald.JobErase || isRevoke(j.Kind) {
+		return ""
+	}
+	if r == nil {
+		return seald.StateFailed
+	}
+	to, err := seald.Next(r.State, seald.StepFailed)
+	if err != nil {
+		return ""
+	}
+	return to
+}
+
+// advance is the update of step s on r, by the lifecycle; a step the lifecycle refuses from r's state is a
+// fault of the program or the data, never fixed by retrying.
+func advance(r *seald.Record, s seald.Step) (*seald.RecordUpdate, error) {
+	u, err := seald.Advance(r.State, s)
+	if err != nil {
+		return nil, seald.Permanent(err)
+	}
+	return u, nil
 }
 
 // stubborn tells the job kinds that never give up: the on-chain revocation and the deletion of an erased
@@ -504,12 +542,20 @@ func (p *Pipeline) step(ctx context.Context, j *seald.Job, r *seald.Record) erro
 func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	if r.Erased() {
 		// Erased before it was stored: nothing goes into IPFS, and the record goes on to be anchored.
-		u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, ClearError: true, At: p.now()}
+		u, err := advance(r, seald.StepStored)
+		if err != nil {
+			return err
+		}
+		u.ClearError, u.At = true, p.now()
 		if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) }); err != nil {
 			return err
 		}
 		p.wakeLeader()
 		return nil
+	}
+	u, err := advance(r, seald.StepStored)
+	if err != nil {
+		return err
 	}
 	env, err := p.payload(ctx, j)
 	if err != nil {
@@ -526,8 +572,7 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 	}
 	p.Observer.BlobStored(len(env))
 	p.crash(seald.CrashAfterIPFSAdd)
-	u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, ClearError: true, CID: cid,
-		EncryptedFile: "ipfs://" + cid, At: p.now()}
+	u.ClearError, u.CID, u.EncryptedFile, u.At = true, cid, "ipfs://"+cid, p.now()
 	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) }); err != nil {
 		return err
 	}
@@ -613,6 +658,10 @@ func (p *Pipeline) completeSent(ctx context.Context, j *seald.Job, u *seald.Reco
 func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) error {
 	u := &seald.RecordUpdate{When: r.State}
 	if r.IsEmail && r.Mail != nil && r.MessageID == "" {
+		sent, err := seald.Next(r.State, seald.StepMailed) // asked before the e-mail leaves, not after
+		if err != nil {
+			return seald.Permanent(err)
+		}
 		link := ""
 		if p.Link != nil {
 			link = p.Link(r.Reference)
@@ -626,7 +675,7 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 			return err
 		}
 		p.crash(seald.CrashAfterMailSend)
-		u.MessageID, u.State, u.ClearError = id, seald.StateEmailSent, true
+		u.MessageID, u.State, u.ClearError = id, sent, true
 		u.At = p.now()
 	}
 	start := time.Now()
@@ -650,8 +699,8 @@ func (p *Pipeline) finish(ctx context.Context, j *seald.Job, r *seald.Record) er
 	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false) })
 }
 
-// sign signs the record's proof digest with the service key and marks it COMPLETED (a FAILED record stays
-// FAILED), in u only; it fails, leaving u as it was, when this process has no chain for the record's network.
+// sign signs the record's proof digest with the service key and marks it COMPLETED when the lifecycle lets
+// it (a FAILED record stays FAILED), in u only; it fails, leaving u as it was, when this process has no chain for the record's network.
 func (p *Pipeline) sign(r *seald.Record, u *seald.RecordUpdate) error {
 	a, ok := p.Anchorers[r.Network]
 	if !ok {
@@ -662,10 +711,10 @@ func (p *Pipeline) sign(r *seald.Record, u *seald.RecordUpdate) error {
 		ChainID: ch.ChainID, ChainName: ch.Name(), Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
 	pr.Sign(p.Secrets)
 	u.Signature, u.ClearError, u.At = pr.Signature, true, p.now()
-	if r.State != seald.StateFailed {
-		u.State = seald.StateCompleted
+	if to, err := seald.Next(r.State, seald.StepCompleted); err == nil {
+		u.State = to
 		done := *r
-		done.State, done.ErrorType, done.ErrorMessage = seald.StateCompleted, "", ""
+		done.State, done.ErrorType, done.ErrorMessage = to, "", ""
 		u.Event = seald.NewEvent(seald.EventRecordCompleted, &done, u.At, nil)
 	}
 	return nil

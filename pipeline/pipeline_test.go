@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"seald.dev/seald/proof"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -45,6 +46,8 @@ type env struct {
 	lease   time.Duration
 	// poll and gather are the pipeline's Poll (0: 10 ms) and Gather (0: its default).
 	poll, gather time.Duration
+	// wrap, when set, wraps the store the pipeline is given (lifecycle_test.go).
+	wrap func(pipeline.Store) pipeline.Store
 }
 
 func newEnv(t *testing.T) *env {
@@ -62,7 +65,7 @@ func newEnvOn(t *testing.T, a seald.Anchorer) *env {
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "seald.db"), blobs: &fakeBlobs{}, chain: newFakeChain(), mailer: &fakeMailer{}, anchorer: a}
 	e.open()
 	e.svc.Secrets = secrets
-	tn, err := e.svc.CreateTenant(t.Context(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
+	tn, err := e.svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +109,12 @@ func (e *env) start(batch int) {
 	if e.outbox != nil {
 		m = e.outbox
 	}
+	var st pipeline.Store = e.store
+	if e.wrap != nil {
+		st = e.wrap(st)
+	}
 	p := &pipeline.Pipeline{
-		Store: e.store, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: m,
+		Store: st, Secrets: e.svc.Secrets, Blobs: e.blobs, Mailer: m,
 		Anchorers: map[string]seald.Anchorer{seald.NetworkPolygon: a},
 		Link:      e.svc.VerificationLink,
 		Anchor:    pipeline.AnchorPolicy{MaxRecords: batch, MaxWait: maxWait},
@@ -198,7 +205,7 @@ func TestPipelineCompletesInBatches(t *testing.T) {
 		if _, err := e.store.Payload(t.Context(), ref); seald.ErrorCode(err) != seald.ENOTFOUND {
 			t.Errorf("%s: the plaintext payload is still kept after IPFS_STORED (err %v)", ref, err)
 		}
-		p, err := e.svc.Proof(t.Context(), r)
+		p, err := proofOf(t, e, r)
 		if err != nil || p.VerifySignature() != nil || p.TokenID != fmt.Sprint(r.TokenID) {
 			t.Errorf("%s: proof %+v, %v", ref, p, err)
 		}
@@ -439,4 +446,15 @@ func TestPipelineNotifyFinishes(t *testing.T) {
 	if counter.kinds[seald.JobNotify] != 2 || counter.kinds[seald.JobFinish] != 0 {
 		t.Errorf("jobs claimed %v, want two notify and no finish", counter.kinds)
 	}
+}
+
+// proofOf is the proof bundle the service answers for r when a verification asks for it (nil with no error
+// before r is anchored).
+func proofOf(t *testing.T, e *env, r *seald.Record) (*proof.Bundle, error) {
+	t.Helper()
+	v, err := e.svc.Verify(t.Context(), e.caller, seald.Lookup{Reference: r.Reference, Proof: true})
+	if err != nil {
+		return nil, err
+	}
+	return v.Proof, nil
 }

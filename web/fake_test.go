@@ -18,12 +18,12 @@ import (
 // The page takes only what it reads; the program's Service and the fake both provide it.
 var (
 	_ web.Source = (*seald.Service)(nil)
-	_ web.Source = (*mock.Service)(nil)
+	_ web.Source = (*mock.VerificationService)(nil)
 )
 
 // fakePage serves the page over a fake Source whose PublicRecord answers rec or err.
-func fakePage(rec *seald.PublicRecord, err error) (*web.Page, *mock.Service) {
-	svc := &mock.Service{
+func fakePage(rec *seald.PublicRecord, err error) (*web.Page, *mock.VerificationService) {
+	svc := &mock.VerificationService{
 		PublicRecordFn: func(_ context.Context, id string) (*seald.PublicRecord, error) {
 			if err != nil {
 				return nil, err

@@ -20,7 +20,7 @@ import (
 
 	"seald.dev/seald"
 	staticassets "seald.dev/seald/internal/assets"
-	"seald.dev/seald/proof"
+	"seald.dev/seald/internal/httpstatus"
 )
 
 //go:embed templates/*.html
@@ -30,13 +30,10 @@ var templateFS embed.FS
 var assetFS embed.FS
 
 // Source is what the page reads of the domain: the public view of a record, its proof bundle, a token's
-// metadata, and the service's links. *seald.Service satisfies it; the handler tests fake it (package mock).
+// metadata, and the service's links, all of seald.VerificationService. *seald.Service satisfies it; the
+// handler tests fake it (package mock).
 type Source interface {
-	PublicRecord(ctx context.Context, id string) (*seald.PublicRecord, error)
-	PublicProof(ctx context.Context, id string) (*proof.Bundle, error)
-	TokenMetadata(ctx context.Context, network, tokenID string) (*seald.TokenMetadata, error)
-	VerificationLink(reference string) string
-	TrustRootURL() string
+	seald.VerificationService
 }
 
 // Page is the public verification page. Set the fields, then serve it at GET /v/ and GET /assets/.
@@ -187,17 +184,17 @@ func (p *Page) token(w http.ResponseWriter, r *http.Request) {
 // the API counts it (httpapi.StatusClientGone, nginx's 499).
 const statusClientGone = 499
 
-// fail answers an error as an HTML page. The API's code-to-status table is for JSON clients; a person only
-// needs to tell "no such record" from "try again later".
+// fail answers an error as an HTML page, with the status of the API's table (httpstatus); a person only
+// needs to tell "no such record" from "try again later", so every other fault is the same page.
 func (p *Page) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if p.clientGone(w, r, err) {
 		return
 	}
-	switch seald.ErrorCode(err) {
-	case seald.ENOTFOUND:
+	switch status := httpstatus.Of(err); {
+	case status == http.StatusNotFound:
 		p.notFound(w, r)
-	case seald.EUNAVAILABLE:
-		p.render(w, http.StatusServiceUnavailable, errorPage, errorView{Title: "Try again later",
+	case status == http.StatusServiceUnavailable:
+		p.render(w, status, errorPage, errorView{Title: "Try again later",
 			Message: "The verification service cannot reach its records right now. Please try again in a few minutes."})
 	default:
 		p.logger().ErrorContext(r.Context(), "verification page", "path", r.URL.Path, "err", err)
@@ -232,14 +229,12 @@ func (p *Page) failJSON(w http.ResponseWriter, r *http.Request, err error) {
 	if p.clientGone(w, r, err) {
 		return
 	}
-	status, msg := http.StatusInternalServerError, "internal error"
-	switch seald.ErrorCode(err) {
-	case seald.ENOTFOUND:
-		status, msg = http.StatusNotFound, seald.ErrorMessage(err)
-	case seald.EUNAVAILABLE:
-		status, msg = http.StatusServiceUnavailable, seald.ErrorMessage(err)
+	status, msg := httpstatus.Of(err), seald.ErrorMessage(err) // the API's table
+	switch {
+	case status == http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", "1")
-	default:
+	case status >= 500:
+		msg = "internal error"
 		p.logger().ErrorContext(r.Context(), "verification page", "path", r.URL.Path, "err", err)
 	}
 	b, _ := json.Marshal(jsonErrorBody{Data: nil, Error: &msg})

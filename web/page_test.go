@@ -67,7 +67,7 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) tenant(req seald.TenantRequest) *seald.Caller {
 	f.t.Helper()
-	tn, err := f.svc.CreateTenant(f.t.Context(), req)
+	tn, err := f.svc.CreateTenant(f.t.Context(), seald.Operator(), req)
 	if err != nil {
 		f.t.Fatal(err)
 	}

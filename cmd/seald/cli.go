@@ -56,7 +56,7 @@ func tenantCreate(ctx context.Context, args []string, getenv func(string) string
 		return err
 	}
 	defer closeFn()
-	t, err := svc.CreateTenant(ctx, req)
+	t, err := svc.CreateTenant(ctx, seald.Operator(), req)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func projectRate(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	defer closeFn()
-	if err := svc.SetProjectRate(ctx, *project, *perSecond, *burst); err != nil {
+	if err := svc.SetProjectRate(ctx, seald.Operator(), *project, *perSecond, *burst); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "project %s: %g requests/s, burst %d per API key (0: the server's)\n", *project, *perSecond, *burst)
@@ -156,21 +156,21 @@ func keyCommand(ctx context.Context, sub string, args []string, getenv func(stri
 	defer closeFn()
 	switch sub {
 	case "issue":
-		secret, k, err := svc.IssueKey(ctx, business, project)
+		secret, k, err := svc.IssueKey(ctx, seald.Operator(), business, project)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "Keep the secret now: it is shown only once. Rotate or revoke this key by its id: seald key rotate --id %s\n", k.ID)
 		return printKey(stdout, asJSON, k, secret, "")
 	case "revoke":
-		k, err := svc.RevokeKey(ctx, id)
+		k, err := svc.RevokeKey(ctx, seald.Operator(), id)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "Key %s no longer authenticates; the keys of business %s: seald key list --business %s\n", k.ID, k.BusinessID, k.BusinessID)
 		return printKey(stdout, asJSON, k, "", "")
 	case "rotate":
-		secret, k, err := svc.RotateKey(ctx, id, overlap)
+		secret, k, err := svc.RotateKey(ctx, seald.Operator(), id, overlap)
 		if err != nil {
 			return err
 		}

@@ -93,7 +93,7 @@ func benchPipeline(b *testing.B, group bool, workers int) {
 		Link: svc.VerificationLink, Workers: workers,
 		Anchor: pipeline.AnchorPolicy{MaxRecords: 1024, MaxWait: 2 * time.Second}}
 	svc.Wake = pipe.Wake
-	tenant, err := svc.EnsureDefaultTenant(ctx)
+	tenant, err := svc.EnsureDefaultTenant(ctx, seald.Operator())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -282,7 +282,7 @@ func (a *App) assemble(ctx context.Context, opts Options) error {
 // ensureDefaultTenant creates a tenant in an empty store and writes its keys to <data-dir>/credentials.json,
 // so that a first start can be used at once.
 func (a *App) ensureDefaultTenant(ctx context.Context) error {
-	t, err := a.Service.EnsureDefaultTenant(ctx)
+	t, err := a.Service.EnsureDefaultTenant(ctx, seald.Operator())
 	if err != nil || t == nil {
 		return err
 	}
