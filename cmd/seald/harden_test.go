@@ -293,3 +293,21 @@ func TestDataDirAllPrivate(t *testing.T) {
 		t.Errorf("only %d entries in the data dir", n)
 	}
 }
+
+// TestWebhookSpecialAddressesRefused: every address the review found accepted at creation (and dialled at
+// delivery) is refused when the webhook is created, with a 400 naming --webhook-allow; the allow flag still
+// admits what it lists. (The same guard runs again at every dial, after DNS: internal/dialguard.)
+func TestWebhookSpecialAddressesRefused(t *testing.T) {
+	in := startServe(t, t.TempDir(), nil, "--webhook-allow", "127.0.0.1/32")
+	for _, host := range []string{"198.18.0.1", "198.19.255.254", "240.0.0.1", "255.255.255.254", "0.1.2.3",
+		"192.0.0.8", "[fec0::1]", "[64:ff9b::7f00:1]", "[64:ff9b:1:7f00:0:100::]", "[2002:7f00:1::]",
+		"[::7f00:1]", "[::a9fe:a9fe]"} {
+		r := in.post("/webhooks", map[string]any{"url": "http://" + host + ":8080/hook"})
+		if r.Status != http.StatusBadRequest || !strings.Contains(str(r.Body, "error"), "--webhook-allow") {
+			t.Errorf("POST /webhooks to %s: %d %s, want 400 naming --webhook-allow", host, r.Status, r.Raw)
+		}
+	}
+	if r := in.post("/webhooks", map[string]any{"url": "http://127.0.0.1:1/hook"}); r.Status != http.StatusCreated {
+		t.Errorf("POST /webhooks to an allowed address: %d %s", r.Status, r.Raw)
+	}
+}
