@@ -25,56 +25,60 @@ import (
 func TestRevocationLandsWhileOthersFlip(t *testing.T) {
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
-	r := in.post(authPath, map[string]any{"data": map[string]any{"flip": true}, "to": "a@example.com"})
-	ref := str(r.Body, "data.reference")
-	if ref == "" {
-		t.Fatalf("seal: %d %s", r.Status, r.Raw)
-	}
-	var stop atomic.Bool
-	var flips atomic.Int64
-	var wg sync.WaitGroup
-	for i := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			states := []string{"SUSPENDED", "ACTIVE"}
-			for j := i; !stop.Load(); j++ {
-				req, err := http.NewRequest("PUT", in.URL+"/authentication-status/update/status",
-					strings.NewReader(`{"reference":"`+ref+`","status":"`+states[j%2]+`"}`))
-				if err != nil {
-					return
-				}
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Ocp-Apim-Subscription-Key", in.Sub)
-				req.Header.Set("Api-Key", in.API)
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					return
-				}
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					flips.Add(1)
-				}
-			}
-		}()
-	}
-	// The flippers are under way before the revocation starts.
-	for deadline := time.Now().Add(60 * time.Second); flips.Load() < 20 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
 	env := map[string]string{"SEALD_DATA_DIR": dir}
-	out, err := cli(t, env, "record", "revoke", ref, "--reason", "flipped")
-	stop.Store(true)
-	wg.Wait()
-	if err != nil || !strings.Contains(out, "REVOKED") {
-		t.Fatalf("record revoke while four clients flip the record: %v %q", err, out)
-	}
-	if got := str(in.get(verifyBase+"reference?reference="+ref).Body, "data.status"); got != "REVOKED" {
-		t.Errorf("status after the revocation: %s", got)
-	}
-	h, err := cli(t, env, "record", "history", ref)
-	if err != nil || !strings.Contains(h, "REVOKED") {
-		t.Errorf("history: %v %q", err, h)
+	// Each round is one record: four clients flip it, the operator revokes it. A few compare-and-sets lost
+	// in a row were enough before; several rounds make that all but certain.
+	for round := range 8 {
+		r := in.post(authPath, map[string]any{"data": map[string]any{"flip": round}, "to": "a@example.com"})
+		ref := str(r.Body, "data.reference")
+		if ref == "" {
+			t.Fatalf("seal: %d %s", r.Status, r.Raw)
+		}
+		var stop atomic.Bool
+		var flips atomic.Int64
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				states := []string{"SUSPENDED", "ACTIVE"}
+				for j := i; !stop.Load(); j++ {
+					req, err := http.NewRequest("PUT", in.URL+"/authentication-status/update/status",
+						strings.NewReader(`{"reference":"`+ref+`","status":"`+states[j%2]+`"}`))
+					if err != nil {
+						return
+					}
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Ocp-Apim-Subscription-Key", in.Sub)
+					req.Header.Set("Api-Key", in.API)
+					resp, err := http.DefaultClient.Do(req)
+					if err != nil {
+						return
+					}
+					resp.Body.Close()
+					if resp.StatusCode == http.StatusOK {
+						flips.Add(1)
+					}
+				}
+			}()
+		}
+		// The flippers are under way before the revocation starts.
+		for deadline := time.Now().Add(60 * time.Second); flips.Load() < 20 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		out, err := cli(t, env, "record", "revoke", ref, "--reason", "flipped")
+		stop.Store(true)
+		wg.Wait()
+		if err != nil || !strings.Contains(out, "REVOKED") {
+			t.Fatalf("round %d: record revoke while four clients flip the record: %v %q", round, err, out)
+		}
+		if got := str(in.get(verifyBase+"reference?reference="+ref).Body, "data.status"); got != "REVOKED" {
+			t.Errorf("round %d: status after the revocation: %s", round, got)
+		}
+		h, err := cli(t, env, "record", "history", ref)
+		if err != nil || !strings.Contains(h, "REVOKED") {
+			t.Errorf("round %d: history: %v %q", round, err, h)
+		}
 	}
 }
 
