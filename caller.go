@@ -12,6 +12,9 @@ type Caller struct {
 	Business *Business
 	Project  *Project
 	KeyID    string // the API key's id, for rate limits and audit
+	// SubscriptionKeyID is the id of the subscription key the caller authenticated with: key management
+	// checks that it, like the API key, is not in a rotation overlap (keyauthority.go).
+	SubscriptionKeyID string
 
 	operator bool // set by Operator only: no literal outside this package can make one
 }

@@ -3,6 +3,7 @@ module seald.dev/seald
 go 1.26.0
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	filippo.io/age v1.2.1
 	github.com/boombuler/barcode v1.1.0
 	github.com/chromedp/cdproto v0.159.0

@@ -6,8 +6,9 @@ import (
 )
 
 // A project's own API keys, for its caller (the console): listed, issued, rotated and revoked only within
-// the caller's project. Subscription keys belong to the business and stay with the operator (IssueKey,
-// RotateKey, RevokeKey take any key).
+// the caller's project, and only by a caller whose keys are not in a rotation overlap (keyauthority.go).
+// Subscription keys belong to the business and stay with the operator (IssueKey, RotateKey, RevokeKey take
+// any key).
 
 // MaxKeyOverlap bounds how long a rotated key keeps working beside its successor.
 const MaxKeyOverlap = 30 * 24 * time.Hour
@@ -35,6 +36,9 @@ func (s *Service) IssueProjectKey(ctx context.Context, c *Caller) (string, *Key,
 	if err := projectCaller(c); err != nil {
 		return "", nil, err
 	}
+	if err := s.mayManageKeys(ctx, c); err != nil {
+		return "", nil, err
+	}
 	return s.issueKey(ctx, c.Business.BusinessID, c.Project.ProjectID)
 }
 
@@ -49,6 +53,9 @@ func (s *Service) projectKey(ctx context.Context, c *Caller, keyID string) (*Key
 	}
 	if err != nil || k.Kind != KeyProject || k.ProjectID != c.Project.ProjectID || k.BusinessID != c.Business.BusinessID {
 		return nil, Errorf(ENOTFOUND, "no API key %s in this project", keyID)
+	}
+	if err := s.mayManageKey(ctx, c, k); err != nil {
+		return nil, err
 	}
 	return k, nil
 }

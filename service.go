@@ -164,7 +164,7 @@ func (s *Service) Authenticate(ctx context.Context, subscriptionKey, apiKey stri
 	if err != nil {
 		return nil, internalOr(err, errDenied())
 	}
-	c := &Caller{Business: b, Project: p, KeyID: api.ID}
+	c := &Caller{Business: b, Project: p, KeyID: api.ID, SubscriptionKeyID: sub.ID}
 	if s.CacheTTL > 0 {
 		cc := *c
 		s.cache.callers.Put(gen, pair, &cc, cacheUntil(now, s.CacheTTL, sub, api), now)

@@ -10,11 +10,18 @@ func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Rec
 // SetStatus changes a record's status for its owner, or for the operator (Operator), who may change any
 // record; a nil caller is EUNAUTHORIZED. ACTIVE and SUSPENDED swap; either may become REVOKED, which is
 // final. Setting the status a record already has changes nothing. A revocation is also sent to the chain by
-// a job.
+// a job. A revocation always lands while others swap the record between ACTIVE and SUSPENDED: REVOKED may
+// follow either, so a compare-and-set lost to such a swap is read again and tried again (up to
+// maxRevokeAttempts), never handed back as a conflict.
 func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, error) {
 	r, _, err := s.ChangeStatus(ctx, c, reference, status, reason)
 	return r, err
 }
+
+// maxRevokeAttempts bounds the compare-and-sets of one revocation. Each one lost means another writer
+// changed the record in between; losing this many in a row takes clients flipping it without pause for the
+// whole time, and the bound keeps even that from holding a request for ever.
+const maxRevokeAttempts = 200
 
 // ChangeStatus is SetStatus, also returning the change the store made: nil when the record already had the
 // status. Under concurrent changes, the change returned is this call's own, from the status the store
@@ -52,7 +59,7 @@ func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status
 		after.Status = to
 		ch.Event = NewEvent(EventRecordStatusChanged, &after, now, map[string]string{"previous_status": string(r.Status), "reason": reason})
 		err = s.Store.ChangeStatus(ctx, ch, r.Status, jobs...)
-		if ErrorCode(err) == ECONFLICT && attempt < 3 {
+		if ErrorCode(err) == ECONFLICT && (attempt < 3 || to == StatusRevoked && attempt < maxRevokeAttempts) {
 			continue // changed under us: read it again and decide again
 		}
 		if err != nil {

@@ -187,8 +187,9 @@ func (s *Service) issueKey(ctx context.Context, businessID, projectID string) (s
 }
 
 // RotateKey issues a successor of a key of the same kind and owner; the old key keeps working for overlap
-// (zero revokes it at once), so clients can switch without an outage. The old key's new expiry holds at once
-// in this process and within CacheTTL in the others. Only the operator (Operator) may.
+// (zero revokes it at once), or until the expiry it already had when that is sooner, so clients can switch
+// without an outage. The old key's new expiry holds at once in this process and within CacheTTL in the
+// others. Only the operator (Operator) may.
 func (s *Service) RotateKey(ctx context.Context, c *Caller, keyID string, overlap time.Duration) (string, *Key, error) {
 	if err := operatorCaller(c); err != nil {
 		return "", nil, err
@@ -213,10 +214,13 @@ func (s *Service) rotateKey(ctx context.Context, keyID string, overlap time.Dura
 		return "", nil, err
 	}
 	exp := now.Add(overlap)
-	if overlap == 0 {
+	switch {
+	case overlap == 0:
 		old.RevokedAt = &now
-	} else {
+	case old.ExpiresAt == nil || exp.Before(*old.ExpiresAt):
 		old.ExpiresAt = &exp
+		// A key already in its overlap keeps the earlier expiry: a rotation only ever shortens a key's life,
+		// so that a leaked key rotated away cannot be kept alive by rotating it again.
 	}
 	err = s.Store.UpdateKey(ctx, old)
 	s.cache.invalidate() // a cached pair holding the old key must learn its new expiry now, not in CacheTTL

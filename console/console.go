@@ -43,6 +43,12 @@ type Throttle interface {
 	AuthenticationFailed(r *http.Request) (ok bool, retryAfter int)
 }
 
+// Limits is the API's budget of requests per API key (httpapi.Server.Spend): every console request of a
+// session spends one, a seal of n records n, so that the console admits no more than the API would.
+type Limits interface {
+	Spend(c *seald.Caller, n int) (retryAfter int, err error)
+}
+
 // Defaults of the session lifetimes.
 const (
 	DefaultIdle     = 30 * time.Minute
@@ -53,6 +59,7 @@ const (
 type Console struct {
 	Service  Source
 	Throttle Throttle // nil: failed sign-ins are not throttled
+	Limits   Limits   // nil: the console's requests are not rate-limited
 	Logger   *slog.Logger
 	// Idle ends a session not used for this long (DefaultIdle when 0); Absolute ends any session this long
 	// after its sign-in (DefaultAbsolute when 0).
@@ -177,6 +184,9 @@ func (c *Console) signedInLimit(limit int64, h func(w http.ResponseWriter, r *re
 			return
 		}
 		rq := &request{Request: r, session: s, caller: caller}
+		if !c.spend(w, rq, 1) {
+			return
+		}
 		if r.Method == http.MethodPost {
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
 			if !sameOrigin(r) || !s.validCSRF(r.PostFormValue("csrf")) {
@@ -188,6 +198,22 @@ func (c *Console) signedInLimit(limit int64, h func(w http.ResponseWriter, r *re
 		}
 		h(w, rq)
 	}
+}
+
+// spend takes n requests' worth of the caller's API budget; past it, the page says so with the API's 429
+// and Retry-After, and spend reports false.
+func (c *Console) spend(w http.ResponseWriter, r *request, n int) bool {
+	if c.Limits == nil {
+		return true
+	}
+	after, err := c.Limits.Spend(r.caller, n)
+	if err == nil {
+		return true
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(after))
+	c.render(w, r.Request, http.StatusTooManyRequests, errorPage, c.page(r, "Too many requests", errorView{
+		Message: seald.ErrorMessage(err) + " This project's API keys allow only so many requests a second, in the console as through the API."}))
+	return false
 }
 
 // toSignIn answers a request without a session: a page request goes to the sign-in page, a form is refused.

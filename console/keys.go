@@ -74,6 +74,9 @@ func (c *Console) keyOutcome(w http.ResponseWriter, r *request, secret string, e
 		redirect(w, r.Request, "/console/keys?done="+done)
 	case seald.EINVALID:
 		c.showKeys(w, r, http.StatusBadRequest, keysView{Error: seald.ErrorMessage(err)})
+	case seald.EUNAUTHORIZED:
+		// The session's key may not manage keys (it is in its rotation overlap): the page says why.
+		c.showKeys(w, r, http.StatusForbidden, keysView{Error: seald.ErrorMessage(err)})
 	default:
 		c.fail(w, r.Request, r, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"seald.dev/seald"
@@ -98,6 +99,14 @@ func (c *Console) seal(w http.ResponseWriter, r *request) {
 			return
 		}
 		password = &pw
+	}
+	// The request spent one of the key's budget; a seal of n records spends n in all, as n API calls would.
+	if c.Limits != nil && len(datas) > 1 {
+		if after, err := c.Limits.Spend(r.caller, len(datas)-1); err != nil {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			refuse(http.StatusTooManyRequests, seald.ErrorMessage(err)+" Nothing was sealed.")
+			return
+		}
 	}
 	var refs []string
 	for i, data := range datas {

@@ -57,10 +57,25 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, nil, seald.Errorf(seald.EUNAUTHORIZED, "the console belongs to a project: sign in with a project's keys"))
 		return
 	}
+	// A successful sign-in spends the key's API budget like any request, so that valid keys cannot mint
+	// sessions faster than they could call the API.
+	if c.Limits != nil {
+		if after, err := c.Limits.Spend(caller, 1); err != nil {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			c.render(w, r, http.StatusTooManyRequests, signInPage, page{Title: "Sign in", Body: signInView{Message: seald.ErrorMessage(err)}})
+			return
+		}
+	}
 	if ck, err := r.Cookie(cookieName); err == nil {
 		c.sessions.end(ck.Value) // a new sign-in never keeps an old session id
 	}
-	s := c.sessions.create(sub, key)
+	s := c.sessions.create(caller.Business.BusinessID, sub, key)
+	if s == nil {
+		w.Header().Set("Retry-After", "60")
+		c.render(w, r, http.StatusServiceUnavailable, signInPage, page{Title: "Sign in", Body: signInView{
+			Message: "The console has as many sessions as it can hold; try again in a few minutes."}})
+		return
+	}
 	setCookie(w, r, s, c.sessions.max)
 	redirect(w, r, "/console/records")
 }

@@ -132,7 +132,7 @@ func loadOrCreateGenesis(path string, chainID uint64, owner common.Address) (*co
 	if b, err = json.MarshalIndent(g, "", "  "); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(path, b, 0o644); err != nil {
+	if err := writeFileAtomic(path, b, 0o600); err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
 	return g, nil
@@ -266,7 +266,7 @@ func (e *Embedded) ensureContract(ctx context.Context, deploy DeployOptions) err
 		}
 	}
 	e.contract = want
-	return writeFileAtomic(path, []byte(want.Hex()+"\n"), 0o644)
+	return writeFileAtomic(path, []byte(want.Hex()+"\n"), 0o600)
 }
 
 // Client is the in-process JSON-RPC client of the chain; it needs no network.

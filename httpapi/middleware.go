@@ -146,8 +146,9 @@ func (s *Server) authenticate(next http.HandlerFunc) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
-		if !s.limits.allow(c.KeyID, c.Project.RateLimit, c.Project.RateBurst) {
-			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "rate limit of this API key exceeded; retry after a second"))
+		if ok, after := s.limits.allow(c.KeyID, c.Project.RateLimit, c.Project.RateBurst, 1); !ok {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			s.writeError(w, r, seald.Errorf(seald.ERATELIMIT, "rate limit of this API key exceeded; retry after %d s", after))
 			return
 		}
 		next(w, r.WithContext(context.WithValue(r.Context(), callerKey, c)))
@@ -180,22 +181,37 @@ func (l *limiters) get(key string) *rate.Limiter {
 	return lim
 }
 
-// allow takes a token for key at the project's own rate when it has one (perSecond > 0; its burst, or a
-// second's worth when 0), else at the server's; a non-positive rate means no limit. A bucket follows a
-// project's rate when it changes.
-func (l *limiters) allow(key string, perSecond float64, burst int) bool {
-	if l == nil {
-		return true
-	}
-	r, b := l.rate, l.burst
+// rateOf is the rate of a key of a project whose own rate is perSecond (0: the server's).
+func (l *limiters) rateOf(perSecond float64) rate.Limit {
 	if perSecond > 0 {
-		r, b = rate.Limit(perSecond), burst
-		if b <= 0 {
-			b = max(1, int(math.Ceil(perSecond)))
-		}
+		return rate.Limit(perSecond)
 	}
+	return l.rate
+}
+
+// burstOf is the burst of a key of a project whose own rate and burst are given (0: the server's).
+func (l *limiters) burstOf(perSecond float64, burst int) int {
+	if perSecond <= 0 {
+		return l.burst
+	}
+	if burst <= 0 {
+		return max(1, int(math.Ceil(perSecond)))
+	}
+	return burst
+}
+
+// allow takes n tokens for key at the project's own rate when it has one (perSecond > 0; its burst, or a
+// second's worth when 0), else at the server's; a non-positive rate means no limit. A bucket follows a
+// project's rate when it changes. When the tokens are not there, none is taken, and retryAfter is the
+// whole number of seconds until they will be (at least 1); n above the burst can never be served, and is
+// told so by the caller (Spend).
+func (l *limiters) allow(key string, perSecond float64, burst, n int) (ok bool, retryAfter int) {
+	if l == nil {
+		return true, 0
+	}
+	r, b := l.rateOf(perSecond), l.burstOf(perSecond, burst)
 	if r <= 0 {
-		return true
+		return true, 0
 	}
 	lim := l.get(key)
 	if lim.Limit() != r || lim.Burst() != b {
@@ -205,5 +221,10 @@ func (l *limiters) allow(key string, perSecond float64, burst int) bool {
 		l.m[key] = lim
 		l.mu.Unlock()
 	}
-	return lim.Allow()
+	now := time.Now()
+	if lim.AllowN(now, n) {
+		return true, 0
+	}
+	missing := float64(min(n, b)) - lim.TokensAt(now)
+	return false, max(1, int(math.Ceil(missing/float64(r))))
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"seald.dev/seald"
 )
 
 // Failed authentications are throttled per client, and the throttle can only ever slow the client that
@@ -155,4 +157,23 @@ func clientKey(a netip.Addr) string {
 // be called once Handler has been called.
 func (s *Server) AuthenticationFailed(r *http.Request) (ok bool, retryAfter int) {
 	return s.failures.fail(s.client(r))
+}
+
+// Spend takes n requests' worth of c's budget, the one every API request of its key spends (the project's
+// rate per API key, or the server's): the console spends it for each of its actions, and n for a seal of n
+// records, so that the console is no way around the API's limits. Past the budget, err is ERATELIMIT and
+// retryAfter the whole seconds to wait (the API's 429 and Retry-After). It may be called once Handler has
+// been called; a caller without a project (the operator) is not limited.
+func (s *Server) Spend(c *seald.Caller, n int) (retryAfter int, err error) {
+	if c == nil || c.Project == nil || n <= 0 {
+		return 0, nil
+	}
+	ok, after := s.limits.allow(c.KeyID, c.Project.RateLimit, c.Project.RateBurst, n)
+	if ok {
+		return 0, nil
+	}
+	if burst := s.limits.burstOf(c.Project.RateLimit, c.Project.RateBurst); n > burst {
+		return after, seald.Errorf(seald.ERATELIMIT, "%d requests at once are more than this API key's burst of %d: send at most %d at once", n, burst, burst)
+	}
+	return after, seald.Errorf(seald.ERATELIMIT, "rate limit of this API key exceeded; retry after %d s", after)
 }

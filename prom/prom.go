@@ -226,6 +226,9 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 					counts[kind] = 0 // absent kinds are empty queues, not missing series
 				}
 			}
+			for network := range c.opts.Balances {
+				counts[seald.RevokeJob(network)] += 0 // so are a network's revocations
+			}
 			for kind, n := range counts {
 				ch <- prometheus.MustNewConstMetric(queuedDesc, prometheus.GaugeValue, float64(n), kind)
 			}

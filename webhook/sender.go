@@ -2,8 +2,8 @@
 // endpoint's secret per Standard Webhooks (https://www.standardwebhooks.com: webhook-id, webhook-timestamp and
 // webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<unix>.<body>">, which the official libraries verify),
 // and, beside it for receivers written against it before, in the scheme Stripe made familiar (Seald-Signature:
-// t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">). It refuses to connect to loopback, private, link-local and
-// other internal addresses unless the operator allowed them. The check runs on the address actually dialled,
+// t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">). It refuses to connect to any address that is not public
+// (package dialguard: the IANA special-purpose registries) unless the operator allowed it. The check runs on the address actually dialled,
 // after resolution, so a name that resolves to a public address when the URL is checked and to an internal one
 // when it is used (DNS rebinding) is refused all the same.
 package webhook
@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/internal/dialguard"
 )
 
 // Headers of a delivery: seald's own, and Standard Webhooks' (lower case, as its specification writes them;
@@ -81,78 +82,15 @@ func SignStandard(key []byte, id string, t time.Time, body []byte) string {
 	return "v1," + base64.StdEncoding.EncodeToString(m.Sum(nil))
 }
 
-// Allow is the operator's allow-list of destinations that would otherwise be refused: address ranges, and
-// host names allowed whatever they resolve to.
-type Allow struct {
-	Prefixes []netip.Prefix
-	Hosts    []string // lower case, without port
-}
+// Allow is the operator's allow-list of destinations that would otherwise be refused (dialguard.Allow).
+type Allow = dialguard.Allow
 
 // ParseAllow reads a comma-separated list of CIDRs, addresses and host names (the --webhook-allow flag).
-func ParseAllow(v string) (Allow, error) {
-	var a Allow
-	for _, f := range strings.Split(v, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		if p, err := netip.ParsePrefix(f); err == nil {
-			a.Prefixes = append(a.Prefixes, p.Masked())
-			continue
-		}
-		if ip, err := netip.ParseAddr(f); err == nil {
-			ip = ip.Unmap()
-			a.Prefixes = append(a.Prefixes, netip.PrefixFrom(ip, ip.BitLen()))
-			continue
-		}
-		if strings.ContainsAny(f, "/:@ ") {
-			return Allow{}, fmt.Errorf("%q is not an address, CIDR or host name", f)
-		}
-		a.Hosts = append(a.Hosts, strings.ToLower(strings.TrimSuffix(f, ".")))
-	}
-	return a, nil
-}
+func ParseAllow(v string) (Allow, error) { return dialguard.ParseAllow(v) }
 
-func (a Allow) host(h string) bool {
-	h = strings.ToLower(strings.TrimSuffix(h, "."))
-	for _, x := range a.Hosts {
-		if x == h {
-			return true
-		}
-	}
-	return false
-}
-
-func (a Allow) addr(ip netip.Addr) bool {
-	for _, p := range a.Prefixes {
-		if p.Contains(ip) {
-			return true
-		}
-	}
-	return false
-}
-
-// sharedAddressSpace is 100.64.0.0/10 (carrier-grade NAT, RFC 6598), internal although not "private".
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
-
-// Internal reports why ip is an address deliveries are refused by default, or "" when it is public.
-func Internal(ip netip.Addr) string {
-	ip = ip.Unmap()
-	switch {
-	case ip.IsLoopback():
-		return "a loopback address"
-	case ip.IsPrivate():
-		return "a private address"
-	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast():
-		return "a link-local address (cloud metadata services live there)"
-	case ip.IsUnspecified():
-		return "an unspecified address"
-	case ip.IsMulticast(), ip.IsInterfaceLocalMulticast():
-		return "a multicast address"
-	case sharedAddressSpace.Contains(ip):
-		return "a shared (carrier-grade NAT) address"
-	}
-	return ""
-}
+// Internal reports why ip is an address deliveries are refused by default, or "" when it is public
+// (dialguard.Why: the IANA special-purpose registries, IPv4 wrapped in IPv6 unwrapped).
+func Internal(ip netip.Addr) string { return dialguard.Why(ip) }
 
 // DefaultTimeout bounds one delivery attempt of a Sender that does not say.
 const DefaultTimeout = 10 * time.Second
@@ -171,29 +109,22 @@ type Sender struct {
 }
 
 // ErrRefused marks a delivery refused because of where it would go; it is not retried.
-var ErrRefused = errors.New("refused destination")
+var ErrRefused = dialguard.ErrRefused
 
-// Refused is the error of a destination the allow-list does not admit.
-func refused(what, host string) error {
-	return seald.Permanent(fmt.Errorf("%w: %s is %s; an operator may allow it with --webhook-allow", ErrRefused, host, what))
-}
-
-// CheckURL refuses a webhook URL whose host is a literal internal address that is not allowed: a name is
-// checked only when it is dialled, since what it resolves to may change.
+// CheckURL refuses a webhook URL whose host is not allowed: a literal internal address, or a name that
+// resolves to one now. It is checked again at every dial, since what a name resolves to may change.
 func (s *Sender) CheckURL(u *url.URL) error {
-	h := u.Hostname()
-	if s.Allow.host(h) {
-		return nil
-	}
-	ip, err := netip.ParseAddr(h)
-	if err != nil {
-		return nil
-	}
-	if why := Internal(ip); why != "" && !s.Allow.addr(ip.Unmap()) {
-		return seald.Errorf(seald.EINVALID, "%s is %s, to which this seald does not deliver (its operator may allow it with --webhook-allow)", h, why)
+	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
+	defer cancel()
+	if err := (dialguard.Guard{Allow: s.Allow}).CheckHost(ctx, nil, u.Hostname()); err != nil {
+		return seald.Errorf(seald.EINVALID, "%s, to which this seald does not deliver (its operator may allow it with --webhook-allow)",
+			strings.TrimPrefix(err.Error(), dialguard.ErrRefused.Error()+": "))
 	}
 	return nil
 }
+
+// lookupTimeout bounds the resolution of a webhook's host when it is created.
+const lookupTimeout = 5 * time.Second
 
 func (s *Sender) init() *http.Client {
 	s.once.Do(s.build)
@@ -210,19 +141,11 @@ func (s *Sender) build() {
 		if err != nil {
 			return nil, err
 		}
-		trusted := s.Allow.host(host)
-		d := &net.Dialer{Timeout: timeout, Control: func(_, address string, _ syscall.RawConn) error {
-			// Called with the resolved address right before connecting to it.
-			if trusted {
-				return nil
-			}
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return seald.Permanent(fmt.Errorf("%w: cannot read the address %q", ErrRefused, address))
-			}
-			ip := ap.Addr().Unmap()
-			if why := Internal(ip); why != "" && !s.Allow.addr(ip) {
-				return refused(why, ip.String()+" ("+host+")")
+		// Control runs with the resolved address right before connecting to it.
+		guard := (dialguard.Guard{Allow: s.Allow}).Control(host)
+		d := &net.Dialer{Timeout: timeout, Control: func(network, address string, c syscall.RawConn) error {
+			if err := guard(network, address, c); err != nil {
+				return seald.Permanent(fmt.Errorf("%w; an operator may allow it with --webhook-allow", err))
 			}
 			return nil
 		}}

@@ -91,6 +91,7 @@ Run 'seald <command> -h' for a command's arguments and flags. The speed report i
 // run is the whole program, callable from tests: args without the program name, the environment through
 // getenv, output to stdout and stderr.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	privateFiles()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return usageError("a command is required")

@@ -111,6 +111,7 @@ func TestMetricsAfterSealing(t *testing.T) {
 		{"seald_anchor_leader", map[string]string{"network": "POLYGON"}, 1, 1},
 		{"seald_jobs_queued", map[string]string{"kind": "store"}, 0, 0},
 		{"seald_jobs_queued", map[string]string{"kind": "notify"}, 0, 0},
+		{"seald_jobs_queued", map[string]string{"kind": "revoke:POLYGON"}, 0, 0}, // a zero series from the start
 		{"seald_signer_balance_wei", map[string]string{"network": "POLYGON"}, 1e18, 1e80},
 		{"go_goroutines", nil, 1, 1e6},
 		{"process_cpu_seconds_total", nil, 0, 1e6},

@@ -29,7 +29,7 @@ type trustSource struct {
 }
 
 // trustPinDir is where `seald proof verify --trust URL` keeps the trust roots it pinned, one file per
-// origin: <user config dir>/seald/trust (on Linux ~/.config/seald/trust).
+// trust root URL (the origin's name when the issuer is at its root): <user config dir>/seald/trust (on Linux ~/.config/seald/trust).
 func trustPinDir() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {
@@ -39,7 +39,8 @@ func trustPinDir() string {
 }
 
 // loadTrust reads the trust root of --trust: a file as it is (the verifier chose to trust it), or a URL,
-// fetched under fetchTrustRoot's rules, whose issuer must be the origin it came from, signed by its current
+// fetched under fetchTrustRoot's rules, only at the well-known path of the issuer the document names (so
+// that another page of the same origin, an upload or a user's page, cannot pose as the trust root), signed by its current
 // key, and pinned: the first fetch is kept in pinDir, and a later one that differs is accepted only when it
 // is signed by the pinned root's current key (a rotation), or with repin.
 func loadTrust(ctx context.Context, where, pinDir string, repin bool) (*trustSource, error) {
@@ -54,6 +55,14 @@ func loadTrust(ctx context.Context, where, pinDir string, repin bool) (*trustSou
 		}
 		return &trustSource{root: t, from: "trust root file " + where}, nil
 	}
+	wu, err := url.Parse(where)
+	if err != nil || wu.Host == "" {
+		return nil, fmt.Errorf("%q is not a URL", where)
+	}
+	if !strings.HasSuffix(wu.Path, trustRootSuffix) || wu.RawQuery != "" || wu.Fragment != "" {
+		return nil, fmt.Errorf("%s: a trust root is fetched only from its issuer's %s (for the issuer https://seal.example: https://seal.example%s), so that no other page of the issuer's origin can pose as it",
+			where, trustRootSuffix, trustRootSuffix)
+	}
 	raw, origin, err := fetchTrustRoot(ctx, where, true)
 	if err != nil {
 		return nil, err
@@ -67,11 +76,18 @@ func loadTrust(ctx context.Context, where, pinDir string, repin bool) (*trustSou
 		return nil, fmt.Errorf("the trust root at %s names the issuer %q, not %s where it came from: refused (a trust root speaks only for its own origin)",
 			where, t.Issuer, origin)
 	}
+	// The document names where it lives: its issuer's well-known path. Any other URL on the origin is refused.
+	base := strings.TrimRight(issuer.EscapedPath(), "/")
+	if base+trustRootSuffix != wu.EscapedPath() {
+		return nil, fmt.Errorf("the trust root at %s names the issuer %q, whose trust root is at %s%s, not %s: refused",
+			where, t.Issuer, strings.TrimRight(t.Issuer, "/"), trustRootSuffix, where)
+	}
 	if err := t.CheckSigned(); err != nil {
 		return nil, fmt.Errorf("%s: %s", where, seald.ErrorMessage(err))
 	}
 	src := &trustSource{root: t, from: origin + " (trust root fetched from " + where + ")"}
-	pin := filepath.Join(pinDir, pinName(origin))
+	// One pin per trust root URL: an issuer at the root of its origin keeps the origin's pin file name.
+	pin := filepath.Join(pinDir, pinName(origin+base))
 	old, err := os.ReadFile(pin)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || repin:
@@ -117,6 +133,9 @@ func fetchTrustRoot(ctx context.Context, where string, strict bool) ([]byte, str
 	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if o := originOf(req.URL); o != origin {
 			return fmt.Errorf("%s redirects to another origin, %s: refused (the trust root must come from the issuer's own origin)", where, o)
+		}
+		if strict && req.URL.EscapedPath() != u.EscapedPath() {
+			return fmt.Errorf("%s redirects to %s: refused (the trust root must come from the URL given)", where, req.URL)
 		}
 		if len(via) >= 10 {
 			return errors.New("too many redirects")

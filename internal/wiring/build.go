@@ -314,7 +314,7 @@ func (a *App) buildServer() error {
 		api.MetricsHandler = a.Metrics.Handler()
 	}
 	// The console's failed sign-ins count in the API's own budget of failed authentications.
-	api.Console = &console.Console{Service: svc, Throttle: api, Logger: a.Logger}
+	api.Console = &console.Console{Service: svc, Throttle: api, Limits: api, Logger: a.Logger}
 	a.Server = &http.Server{
 		Handler:           withDebug(api.Handler()),
 		ReadHeaderTimeout: httpapi.Timeouts.ReadHeader,
