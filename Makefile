@@ -27,7 +27,7 @@ bench-full:
 	eval "$$(scripts/peers.sh tessera)" && go run ./cmd/sealbench --out bench-report
 
 # The fuzz targets of parsers that take outside input, 10 s each (CI runs this after `make test`).
-FUZZ_CI = ./httpapi:FuzzDecode ./httpapi:FuzzQueryValue ./jcs:FuzzCanonicalize ./secret:FuzzDecryptOVI .:FuzzQueryParameters .:FuzzParseProof ./evm:FuzzVerifyProof ./mail:FuzzMboxRoundTrip
+FUZZ_CI = ./httpapi:FuzzDecode ./httpapi:FuzzQueryValue ./jcs:FuzzCanonicalize ./secret:FuzzDecryptOVI .:FuzzQueryParameters ./proof:FuzzParseProof ./evm:FuzzVerifyProof ./mail:FuzzMboxRoundTrip
 fuzz-ci:
 	FUZZTIME=$${FUZZTIME:-10s} scripts/fuzz.sh $(FUZZ_CI)
 

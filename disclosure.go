@@ -1,57 +1,25 @@
 package seald
 
 import (
-	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"hash"
-	"slices"
 	"strconv"
 	"strings"
+
+	"seald.dev/seald/proof"
 )
 
-// Selective disclosure (issue 35, docs/disclosure.md). At sealing, the data is also turned into an SD payload
-// in the style of RFC 9901 (SD-JWT) sections 4 and 6: every member of every object becomes a disclosure, the
-// base64url (no padding) of the JSON array [salt, name, value], and every array element one of [salt, value];
-// a disclosure's digest is base64url(SHA-256(its base64url string)). An object becomes {"_sd": [digests,
-// sorted]}, an array element {"...": digest}, and a nested object or array is processed first, so its
-// disclosure's value carries its own _sd. The top object also has "_sd_alg": "sha-256". The payload holds
-// nothing of the data but digests.
-//
-// The commitment is the SHA-256 of the payload's RFC 8785 canonical form. It is anchored in the record's
-// batch as a second Merkle leaf, keccak256(0x02 || uint256(tokenID) || commitment) (package evm), so a
-// presentation of some members proves them against the root the contract holds for the token.
-//
-// Salts are 128 bits, derived from the record's data key (DisclosureKeyer): the salt of the member at JSON
-// pointer P is the first 16 bytes of HMAC-SHA256(disclosure secret, "salt\n" + P). The disclosures are never
-// stored; the owner's package is made again from the data and the key whenever asked, and once the record is
-// erased (its key destroyed) no package can be made again, while presentations made before keep verifying.
-
-// SDAlg is the only digest algorithm of seald's SD payloads.
-const SDAlg = "sha-256"
+// Selective disclosure (issue 35, docs/disclosure.md) on the service's side: the salts come from the record's
+// data key, the commitment is kept at sealing (Service.create) and anchored beside the content leaf, and the
+// owner's package is made again from the data and the key whenever asked. The formats and their checks are
+// package proof's (proof.BuildSD, proof.Presentation).
 
 // DisclosureKeyer derives a record's disclosure secret from its wrapped data key (Record.DataKey), so that
 // destroying the key destroys every salt.
 type DisclosureKeyer interface {
 	DisclosureSecret(reference, dataKey string) ([]byte, error)
-}
-
-// SDMember is one disclosure of a record's SD payload with the JSON pointer (RFC 6901) of its member.
-type SDMember struct {
-	Path       string `json:"path"`
-	Disclosure string `json:"disclosure"`
-}
-
-// SDPayload is the result of disclosing a record's data: the canonical payload, its commitment and every
-// disclosure, in document order (a parent before its children).
-type SDPayload struct {
-	Payload     []byte // RFC 8785 canonical JSON of the payload
-	Commitment  [32]byte
-	Disclosures []SDMember
 }
 
 // disclosureBlind is the record's blinding node of its batch's Merkle tree (evm.BatchTree): 32 bytes no one
@@ -65,252 +33,81 @@ func disclosureBlind(secret []byte) [32]byte {
 	return b
 }
 
-// SDDigest is the digest of an encoded disclosure: base64url(SHA-256(the encoded string)).
-func SDDigest(encoded string) string {
-	sum := sha256.Sum256([]byte(encoded))
-	return base64.RawURLEncoding.EncodeToString(sum[:])
-}
-
-// BuildSD discloses canonical JSON data (an object, RFC 8785 form as Service.hashData makes it) with the
-// salts of secret. It walks the canonical bytes once: a canonical value is already the canonical form its
-// disclosure needs, so no disclosure is encoded or canonicalized again.
-func BuildSD(canon []byte, secret []byte) (*SDPayload, error) {
-	b := &sdBuilder{keep: true}
-	payload, err := b.build(canon, secret)
+// Disclosure returns the disclosure package of a record to its owner (or the operator). A record sealed
+// before selective disclosure has no commitment (EINVALID); one not anchored yet is ECONFLICT; an erased
+// one is EGONE, for good: its salts went with its key. The package holds the data, so it is guarded as the
+// download is: the project must allow downloads, and a record's password is needed.
+func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password string) (*proof.DisclosurePackage, error) {
+	r, err := s.owned(ctx, c, reference)
 	if err != nil {
 		return nil, err
 	}
-	return &SDPayload{Payload: payload, Commitment: sha256.Sum256(payload), Disclosures: b.out}, nil
-}
-
-// SDCommitment is BuildSD's commitment alone, what sealing keeps: the same walk, without keeping the
-// disclosures (a string and a path each), so a seal pays for the hashing and little else.
-func SDCommitment(canon []byte, secret []byte) ([32]byte, error) {
-	var b sdBuilder
-	payload, err := b.build(canon, secret)
-	if err != nil {
-		return [32]byte{}, err
+	if r.Erased() {
+		return nil, Errorf(EGONE, "record %s was erased on %s: its disclosures are destroyed and no package can be made again; presentations made before still verify",
+			r.Reference, r.ErasedAt.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	return sha256.Sum256(payload), nil
-}
-
-// sdBuilder walks canonical data once, making the disclosures. Its buffers are reused from one disclosure
-// to the next: ptr holds the JSON pointer of the value being walked (each member appends its token and
-// takes it off again), digs the digests of the objects being walked (each object its own tail).
-type sdBuilder struct {
-	canon []byte
-	mac   hash.Hash
-	keep  bool       // keep the disclosures in out (BuildSD), or only their digests (SDCommitment)
-	out   []SDMember // the disclosures, when keep
-	ptr   []byte
-	digs  []sdDigest
-	arr   []byte // a disclosure's JSON array
-	enc   []byte // its base64url
-	sum   [sha256.Size]byte
-}
-
-// sdDigest is a digest as the payload writes it: base64url (no padding) of 32 bytes.
-type sdDigest [43]byte
-
-// build returns the SD payload of canon.
-func (b *sdBuilder) build(canon []byte, secret []byte) ([]byte, error) {
-	if len(canon) == 0 || canon[0] != '{' {
-		return nil, fmt.Errorf("disclosure: the data is not an object")
+	if r.Disclosure == "" {
+		return nil, Errorf(EINVALID, "record %s was sealed before selective disclosure: it has no disclosure commitment", r.Reference)
 	}
-	b.canon, b.mac = canon, hmac.New(sha256.New, secret)
-	v, next, err := b.value(0)
+	if r.TokenID == 0 || r.BatchID == 0 {
+		return nil, Errorf(ECONFLICT, "record %s is not anchored yet (state %s): ask again once it is ANCHORED", r.Reference, r.State)
+	}
+	b, err := s.Store.Batch(ctx, r.BatchID)
 	if err != nil {
 		return nil, err
 	}
-	if next != len(canon) {
-		return nil, fmt.Errorf("disclosure: bytes after the data")
+	if b.State != BatchConfirmed {
+		return nil, Errorf(ECONFLICT, "record %s is not anchored yet (state %s): ask again once it is ANCHORED", r.Reference, r.State)
 	}
-	return append(v[:len(v)-1:len(v)-1], `,"_sd_alg":"`+SDAlg+`"}`...), nil
-}
-
-// appendSalt appends the salt of the member at b.ptr: 128 bits, base64url without padding.
-func (b *sdBuilder) appendSalt(dst []byte) []byte {
-	b.mac.Reset()
-	b.mac.Write(saltLabel)
-	b.mac.Write(b.ptr)
-	return base64.RawURLEncoding.AppendEncode(dst, b.mac.Sum(b.sum[:0])[:16])
-}
-
-var saltLabel = []byte("salt\n")
-
-// pointerToken escapes a member name as one RFC 6901 reference token.
-func pointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// appendToken appends the RFC 6901 reference token of the member name s.
-func appendToken(dst []byte, s []byte) []byte {
-	for _, c := range s {
-		switch c {
-		case '~':
-			dst = append(dst, '~', '0')
-		case '/':
-			dst = append(dst, '~', '1')
-		default:
-			dst = append(dst, c)
-		}
+	if r.DisclosurePath == nil {
+		// Sealed by this version but batched by an earlier one (a rolling upgrade): its commitment is not on chain.
+		return nil, Errorf(EINVALID, "record %s was anchored without its disclosure commitment, so it has no disclosure package", r.Reference)
 	}
-	return dst
-}
-
-var errNotCanonical = fmt.Errorf("disclosure: the data is not in canonical form")
-
-// value returns the SD form of the canonical value at b.canon[i:] (whose pointer is b.ptr) and where it
-// ends: an object's members and an array's elements are replaced by digests, their disclosures appended to
-// b.out; anything else is itself.
-func (b *sdBuilder) value(i int) ([]byte, int, error) {
-	c := b.canon
-	if i >= len(c) {
-		return nil, i, errNotCanonical
+	if !r.Downloadable {
+		// The package holds every member's value: a project that keeps its data from being downloaded keeps it
+		// from this too.
+		return nil, Errorf(EINVALID, "the data of record %s is not downloadable, so no disclosure package is given", reference)
 	}
-	switch c[i] {
-	case '{':
-		first := len(b.digs) // this object's digests are b.digs[first:]
-		defer func() { b.digs = b.digs[:first] }()
-		i++
-		for i < len(c) && c[i] != '}' {
-			if len(b.digs) > first {
-				if c[i] != ',' {
-					return nil, i, errNotCanonical
-				}
-				i++
-			}
-			end, err := stringEnd(c, i)
-			if err != nil || end >= len(c) || c[end] != ':' {
-				return nil, i, errNotCanonical
-			}
-			rawName := c[i:end]
-			at := len(b.ptr)
-			b.ptr = append(b.ptr, '/')
-			if bytes.IndexByte(rawName, '\\') >= 0 {
-				var name string
-				if err := json.Unmarshal(rawName, &name); err != nil {
-					return nil, i, errNotCanonical
-				}
-				b.ptr = appendToken(b.ptr, []byte(name))
-			} else {
-				b.ptr = appendToken(b.ptr, rawName[1:len(rawName)-1])
-			}
-			d, next, err := b.disclose(rawName, end+1)
-			b.ptr = b.ptr[:at]
-			if err != nil {
-				return nil, i, err
-			}
-			b.digs = append(b.digs, d)
-			i = next
-		}
-		if i >= len(c) {
-			return nil, i, errNotCanonical
-		}
-		digests := b.digs[first:]
-		slices.SortFunc(digests, func(x, y sdDigest) int { return bytes.Compare(x[:], y[:]) })
-		out := make([]byte, 0, len(`{"_sd":[]}`)+len(digests)*(len(sdDigest{})+3))
-		out = append(out, `{"_sd":[`...)
-		for k := range digests {
-			if k > 0 {
-				out = append(out, ',')
-			}
-			out = append(append(append(out, '"'), digests[k][:]...), '"')
-		}
-		return append(out, "]}"...), i + 1, nil
-	case '[':
-		out := []byte{'['}
-		i++
-		for n := 0; i < len(c) && c[i] != ']'; n++ {
-			if n > 0 {
-				if c[i] != ',' {
-					return nil, i, errNotCanonical
-				}
-				i++
-				out = append(out, ',')
-			}
-			at := len(b.ptr)
-			b.ptr = strconv.AppendInt(append(b.ptr, '/'), int64(n), 10)
-			d, next, err := b.disclose(nil, i)
-			b.ptr = b.ptr[:at]
-			if err != nil {
-				return nil, i, err
-			}
-			out = append(append(append(out, `{"...":"`...), d[:]...), `"}`...)
-			i = next
-		}
-		if i >= len(c) {
-			return nil, i, errNotCanonical
-		}
-		return append(out, ']'), i + 1, nil
-	case '"':
-		end, err := stringEnd(c, i)
-		return c[i:end], end, err
+	if err := s.checkPassword(ctx, r, password); err != nil {
+		return nil, err
 	}
-	end := i
-	for end < len(c) && c[end] != ',' && c[end] != '}' && c[end] != ']' {
-		end++
-	}
-	if end == i {
-		return nil, i, errNotCanonical
-	}
-	return c[i:end], end, nil
-}
-
-// stringEnd is the index just past the JSON string that starts at c[i].
-func stringEnd(c []byte, i int) (int, error) {
-	if i >= len(c) || c[i] != '"' {
-		return i, errNotCanonical
-	}
-	for j := i + 1; j < len(c); j++ {
-		switch c[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
-		}
-	}
-	return len(c), errNotCanonical
-}
-
-// disclose makes the disclosure of the member (rawName, its canonical JSON string) or array element (nil)
-// at pointer b.ptr whose value starts at b.canon[i], and returns its digest and where the value ends. The
-// member's own disclosure comes before those of its children. Its JSON array is canonical as written: the
-// salt is base64url, the name and a scalar value are canonical bytes of the data, and an object's or
-// array's SD form is written canonically by value.
-func (b *sdBuilder) disclose(rawName []byte, i int) (sdDigest, int, error) {
-	at := len(b.out)
-	if b.keep {
-		b.out = append(b.out, SDMember{Path: string(b.ptr)})
-	}
-	v, next, err := b.value(i)
+	canon, err := s.recordData(ctx, r)
 	if err != nil {
-		return sdDigest{}, i, err
+		return nil, err
 	}
-	// b.arr and b.enc are free again: the children's disclosures are made.
-	arr := append(b.arr[:0], `["`...)
-	arr = append(b.appendSalt(arr), `",`...)
-	if rawName != nil {
-		arr = append(append(arr, rawName...), ',')
+	secret, err := s.Secrets.DisclosureSecret(r.Reference, r.DataKey)
+	if err != nil {
+		return nil, err
 	}
-	arr = append(append(arr, v...), ']')
-	b.arr = arr
-	b.enc = base64.RawURLEncoding.AppendEncode(b.enc[:0], arr)
-	if b.keep {
-		b.out[at].Disclosure = string(b.enc)
+	sd, err := proof.BuildSD(canon, secret)
+	if err != nil {
+		return nil, ownData("Disclosure", err)
 	}
-	var d sdDigest
-	sum := sha256.Sum256(b.enc)
-	base64.RawURLEncoding.Encode(d[:], sum[:])
-	return d, next, nil
+	if hex.EncodeToString(sd.Commitment[:]) != r.Disclosure {
+		return nil, &Error{Code: EINTERNAL, Op: "Disclosure", Message: "the disclosures do not match the record's commitment"}
+	}
+	ch := s.Chains[r.Network]
+	pkg := &proof.DisclosurePackage{
+		Type: proof.TypeDisclosurePackage, Version: proof.DisclosureVersion, Reference: r.Reference,
+		DisclosureAnchor: proof.DisclosureAnchor{Network: r.Network, ChainID: ch.ChainID, ChainName: ch.Name(),
+			Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10), MerklePath: r.DisclosurePath,
+			Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber},
+		SDPayload: sd.Payload, Commitment: r.Disclosure, Disclosures: sd.Disclosures,
+	}
+	jwt, err := proof.SignIssuerJWT(sd.Payload, strings.TrimRight(s.PublicURL, "/"), r.CreatedAt, pkg.DisclosureAnchor, r.Disclosure, s.Secrets)
+	if err != nil {
+		return nil, ownData("Disclosure", err)
+	}
+	all := make([]string, len(sd.Disclosures))
+	for i, d := range sd.Disclosures {
+		all[i] = d.Disclosure
+	}
+	pkg.SDJWT = proof.JoinSDJWT(jwt, all)
+	return pkg, nil
 }
 
-// decodeCommitment parses a record's hex commitment.
-func decodeCommitment(s string) ([32]byte, error) {
-	var c [32]byte
-	if !IsHash(s) {
-		return c, Errorf(EINVALID, "commitment must be 64 lowercase hex digits")
-	}
-	_, err := hex.Decode(c[:], []byte(s))
-	return c, err
+// ownData marks package proof's refusal of a record's own data, validated when it was sealed, as seald's
+// fault (EINTERNAL), not the caller's: ErrorCode takes any other refusal of package proof for bad input.
+func ownData(op string, err error) error {
+	return &Error{Code: EINTERNAL, Op: op, Err: err}
 }

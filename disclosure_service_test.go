@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // TestDisclosureRefusals: the package is the owner's only, and each state that cannot give one says so with
@@ -17,7 +18,7 @@ func TestDisclosureRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !seald.IsHash(stored.Disclosure) || !seald.IsHash(stored.DisclosureBlind) || stored.Disclosure != e.pubRec.Disclosure {
+	if !proof.IsHash(stored.Disclosure) || !proof.IsHash(stored.DisclosureBlind) || stored.Disclosure != e.pubRec.Disclosure {
 		t.Fatalf("the record's commitment %q / blind %q is not stored", stored.Disclosure, stored.DisclosureBlind)
 	}
 	for _, c := range []struct {

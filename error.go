@@ -3,6 +3,8 @@ package seald
 import (
 	"errors"
 	"fmt"
+
+	"seald.dev/seald/proof"
 )
 
 // Code says what kind of failure an Error is. The codes are few and fixed, so that each can map to exactly one
@@ -68,8 +70,9 @@ func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for any other non-nil error and ""
-// for nil.
+// ErrorCode returns the code of the first *Error in err's chain, EINVALID for a refusal of package proof (a
+// file or value the caller gave that is not of its kind or does not check out), EINTERNAL for any other
+// non-nil error and "" for nil.
 func ErrorCode(err error) Code {
 	if err == nil {
 		return ""
@@ -77,6 +80,9 @@ func ErrorCode(err error) Code {
 	var e *Error
 	if errors.As(err, &e) && e.Code != "" {
 		return e.Code
+	}
+	if e == nil && proof.IsRefusal(err) {
+		return EINVALID
 	}
 	return EINTERNAL
 }
@@ -90,6 +96,10 @@ func ErrorMessage(err error) string {
 	var e *Error
 	if errors.As(err, &e) && e.Code != EINTERNAL && e.Message != "" {
 		return e.Message
+	}
+	var r *proof.Error
+	if e == nil && errors.As(err, &r) {
+		return r.Message
 	}
 	return "internal error"
 }

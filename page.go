@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"seald.dev/seald/proof"
 )
 
 // PublicRecord is what the public verification page may show of a record, to anyone without keys. The
@@ -141,7 +143,7 @@ func (s *Service) TokenMetadata(ctx context.Context, network, tokenID string) (*
 
 // PublicProof returns the proof bundle of the record a public link names, for anyone: only for a PUBLIC
 // record, and once it is anchored; ENOTFOUND otherwise, as the page.
-func (s *Service) PublicProof(ctx context.Context, id string) (*Proof, error) {
+func (s *Service) PublicProof(ctx context.Context, id string) (*proof.Bundle, error) {
 	r, err := s.publicLookup(ctx, id)
 	if err != nil {
 		return nil, err

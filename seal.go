@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"seald.dev/seald/proof"
 )
 
 // SealRequest is a decoded authentication request. The HTTP layer has checked the members' JSON types; the
@@ -189,9 +191,9 @@ func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record,
 	if err != nil {
 		return nil, err
 	}
-	commitment, err := SDCommitment(canon, secret)
+	commitment, err := proof.SDCommitment(canon, secret)
 	if err != nil {
-		return nil, err
+		return nil, ownData("create", err)
 	}
 	blind := disclosureBlind(secret)
 	r.Disclosure, r.DisclosureBlind = hex.EncodeToString(commitment[:]), hex.EncodeToString(blind[:])

@@ -4,17 +4,17 @@ import (
 	"context"
 	"crypto/ed25519"
 	"time"
+
+	"seald.dev/seald/proof"
 )
 
 // The service's cryptography is behind these small interfaces; package secret implements them all with the
 // service's own keys. Callers never hold key bytes, so key ids, rotation or another key source are that
 // package's business.
 
-// Signer signs the digests of records (is_signed, proof bundles); its public half is published.
-type Signer interface {
-	Sign(digest []byte) []byte
-	PublicKey() ed25519.PublicKey
-}
+// Signer signs the digests of records (is_signed, proof bundles); its public half is published. It is
+// declared by package proof, whose bundles and SD-JWTs it signs.
+type Signer = proof.Signer
 
 // KeyWrapper seals short secrets (subscription keys) for storage, bound to a purpose.
 type KeyWrapper interface {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"time"
+
+	"seald.dev/seald/proof"
 )
 
 // The service by area: each interface is declared here once and implemented once, by *Service. A consumer
@@ -21,7 +23,7 @@ type RecordService interface {
 	History(ctx context.Context, c *Caller, reference string) (*Record, []*StatusChange, error)
 	Download(ctx context.Context, c *Caller, reference, password string) ([]byte, error)
 	Erase(ctx context.Context, c *Caller, reference, reason string) (*Record, bool, error)
-	Disclosure(ctx context.Context, c *Caller, reference, password string) (*DisclosurePackage, error)
+	Disclosure(ctx context.Context, c *Caller, reference, password string) (*proof.DisclosurePackage, error)
 	ListRecords(ctx context.Context, c *Caller, q RecordQuery) (*RecordPage, error)
 	RecordStats(ctx context.Context, c *Caller, days int) (*RecordStats, error)
 }
@@ -32,12 +34,12 @@ type RecordService interface {
 type VerificationService interface {
 	Verify(ctx context.Context, c *Caller, l Lookup) (*Verification, error)
 	PublicRecord(ctx context.Context, id string) (*PublicRecord, error)
-	PublicProof(ctx context.Context, id string) (*Proof, error)
+	PublicProof(ctx context.Context, id string) (*proof.Bundle, error)
 	TokenMetadata(ctx context.Context, network, tokenID string) (*TokenMetadata, error)
 	VerificationLink(reference string) string
 	TrustRootURL() string
 	PublicKey() ed25519.PublicKey
-	TrustRoot() *TrustRoot
+	TrustRoot() *proof.TrustRoot
 	Chain(network string) (Chain, bool)
 }
 

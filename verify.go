@@ -3,6 +3,8 @@ package seald
 import (
 	"context"
 	"strconv"
+
+	"seald.dev/seald/proof"
 )
 
 // Verification is what a verification operation answers: the record and its owner.
@@ -16,7 +18,7 @@ type Verification struct {
 	SameHash int
 	// Proof is the record's proof bundle when the lookup asked for it (Lookup.Proof); nil otherwise, and
 	// until the record is anchored.
-	Proof *Proof
+	Proof *proof.Bundle
 }
 
 // Lookup names the record to verify by exactly one key.
@@ -94,7 +96,7 @@ func (s *Service) find(ctx context.Context, c *Caller, l Lookup) (*Record, int, 
 			if _, hash, err = s.hashData(l.Data); err != nil {
 				return nil, 0, err
 			}
-		} else if !IsHash(hash) {
+		} else if !proof.IsHash(hash) {
 			return nil, 0, Errorf(EINVALID, "hash must be 64 lowercase hex digits (SHA-256)")
 		}
 		var rs []*Record
@@ -209,7 +211,7 @@ func (s *Service) verification(ctx context.Context, c *Caller, r *Record) (*Veri
 }
 
 // proof returns the proof bundle of an anchored record, read whole; ENOTFOUND before it is anchored.
-func (s *Service) proof(ctx context.Context, r *Record) (*Proof, error) {
+func (s *Service) proof(ctx context.Context, r *Record) (*proof.Bundle, error) {
 	if r.TokenID == 0 || r.BatchID == 0 {
 		return nil, Errorf(ENOTFOUND, "record %s is not anchored yet", r.Reference)
 	}
@@ -221,8 +223,8 @@ func (s *Service) proof(ctx context.Context, r *Record) (*Proof, error) {
 		return nil, Errorf(ENOTFOUND, "record %s is not anchored yet", r.Reference)
 	}
 	ch := s.Chains[r.Network]
-	p := &Proof{
-		Version: ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+	p := &proof.Bundle{
+		Version: proof.Version, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		ChainID: ch.ChainID, ChainName: ch.Name(), Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10),
 		Leaf: r.Leaf, MerklePath: r.MerklePath, Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber,
 	}

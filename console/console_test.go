@@ -15,6 +15,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/console"
 	"seald.dev/seald/mock"
+	"seald.dev/seald/proof"
 )
 
 var _ console.Source = (*seald.Service)(nil)
@@ -82,7 +83,7 @@ func newEnv(t *testing.T) *env {
 			}
 			v := &seald.Verification{Record: r, Business: biz, Project: proj}
 			if l.Proof {
-				v.Proof = &seald.Proof{Reference: r.Reference}
+				v.Proof = &proof.Bundle{Reference: r.Reference}
 			}
 			return v, nil
 		case l.Hash == strings.Repeat("ab", 32):

@@ -10,6 +10,7 @@ import (
 	staticassets "seald.dev/seald/internal/assets"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // pageSize is how many records a page of the list shows.
@@ -106,7 +107,7 @@ func lookup(q string, network string) seald.Lookup {
 	switch {
 	case seald.ParseReference(q) == nil:
 		return seald.Lookup{Reference: q}
-	case seald.IsHash(strings.ToLower(q)):
+	case proof.IsHash(strings.ToLower(q)):
 		return seald.Lookup{Hash: strings.ToLower(q)}
 	case strings.Trim(q, "0123456789") == "":
 		return seald.Lookup{Network: network, TokenID: q}

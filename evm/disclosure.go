@@ -6,16 +6,16 @@ import (
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // CheckPresentation checks a selective-disclosure presentation against the chain client talks to, with no
-// call to seald: its disclosures are in its payload (seald.Presentation.Reveal), the disclosure leaf
+// call to seald: its disclosures are in its payload (proof.Presentation.Reveal), the disclosure leaf
 // keccak256(0x02 || uint256(token) || commitment) leads by the Merkle path to the root, the contract holds
 // that root for the token, and the transaction is the anchor that stored it. It returns what was disclosed
 // and, as CheckProof does, the revocation, the anchoring address and the block time. An invalid presentation
 // is EINVALID naming what failed; a node that cannot answer is EUNAVAILABLE.
-func CheckPresentation(ctx context.Context, client *ethclient.Client, p *seald.Presentation) (*seald.Revealed, *ProofCheck, error) {
+func CheckPresentation(ctx context.Context, client *ethclient.Client, p *proof.Presentation) (*proof.Revealed, *ProofCheck, error) {
 	rv, err := p.Reveal()
 	if err != nil {
 		return nil, nil, err
@@ -39,7 +39,7 @@ func CheckPresentation(ctx context.Context, client *ethclient.Client, p *seald.P
 	if err != nil {
 		return nil, nil, err
 	}
-	anchor := &seald.Proof{TxHash: p.TxHash, BlockNumber: p.BlockNumber, Root: p.Root}
+	anchor := &proof.Bundle{TxHash: p.TxHash, BlockNumber: p.BlockNumber, Root: p.Root}
 	check, err := checkAnchorTx(ctx, client, anchor, oc.contract, tokenID, root, oc.id)
 	if err != nil {
 		return nil, nil, err

@@ -18,6 +18,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/evm"
 	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/proof"
 )
 
 // Integration tests against a real geth --dev node (SEALD_TEST_GETH), on Polygon's fork rules.
@@ -51,10 +52,10 @@ func waitFor(t *testing.T, a *evm.Anchorer, txHash string) *seald.Receipt {
 	}
 }
 
-func signedBundle(t *testing.T, a *evm.Anchorer, first uint64, hashes [][32]byte, b *seald.BatchTx, r *seald.Receipt, i int) *seald.Proof {
+func signedBundle(t *testing.T, a *evm.Anchorer, first uint64, hashes [][32]byte, b *seald.BatchTx, r *seald.Receipt, i int) *proof.Bundle {
 	t.Helper()
 	_, key, _ := ed25519.GenerateKey(nil)
-	p := &seald.Proof{Version: seald.ProofVersion, Reference: fmt.Sprintf("ref-%d", i), Hash: hex.EncodeToString(hashes[i][:]), CID: "bafkreigeth"}
+	p := &proof.Bundle{Version: proof.Version, Reference: fmt.Sprintf("ref-%d", i), Hash: hex.EncodeToString(hashes[i][:]), CID: "bafkreigeth"}
 	if err := evm.FillProof(p, a.Chain(), first+uint64(i), b.Proofs[i], b.Root, *r); err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ func VerifyMerkle(leaf [32]byte, proof [][32]byte, root [32]byte) bool {
 	return h == root
 }
 
-// DisclosureLeaf is the Merkle leaf of a record's selective-disclosure commitment (seald.BuildSD): it binds the
+// DisclosureLeaf is the Merkle leaf of a record's selective-disclosure commitment (proof.BuildSD): it binds the
 // token id to the commitment under its own prefix, so it can never pass for a content leaf or an inner node.
 func DisclosureLeaf(tokenID uint64, commitment [32]byte) [32]byte {
 	var buf [1 + 32 + 32]byte

@@ -19,13 +19,14 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/evm/registry"
+	"seald.dev/seald/proof"
 )
 
 // FillProof sets the chain members of a record's proof bundle (network, chain id, contract, token id,
 // leaf, Merkle path, root, transaction and block) from the batch that anchored it. p.Hash must already be
 // set: the leaf is recomputed from it and the token id, and the path is checked against the root, so a
 // bundle that would not verify is refused here instead of being handed out. Sign the bundle afterwards.
-func FillProof(p *seald.Proof, chain seald.Chain, tokenID uint64, path []string, root string, r seald.Receipt) error {
+func FillProof(p *proof.Bundle, chain seald.Chain, tokenID uint64, path []string, root string, r seald.Receipt) error {
 	hash, err := decodeHash(p.Hash)
 	if err != nil {
 		return fmt.Errorf("evm: proof hash: %w", err)
@@ -61,7 +62,7 @@ func FillProof(p *seald.Proof, chain seald.Chain, tokenID uint64, path []string,
 // is in the bundle's block and anchored that root on that contract, the token is not revoked, and the
 // service's Ed25519 signature covers the record. The first check that fails is returned as an EINVALID
 // *seald.Error naming it; a node that cannot answer is EUNAVAILABLE.
-func VerifyProof(ctx context.Context, client *ethclient.Client, p *seald.Proof) error {
+func VerifyProof(ctx context.Context, client *ethclient.Client, p *proof.Bundle) error {
 	c, err := CheckProof(ctx, client, p)
 	if err != nil {
 		return err
@@ -84,7 +85,7 @@ type ProofCheck struct {
 
 // CheckProof does the checks of VerifyProof, except that a revoked token is reported in the result rather
 // than as an error, and also returns who sent the anchoring transaction and when its block was made.
-func CheckProof(ctx context.Context, client *ethclient.Client, p *seald.Proof) (*ProofCheck, error) {
+func CheckProof(ctx context.Context, client *ethclient.Client, p *proof.Bundle) (*ProofCheck, error) {
 	if p == nil {
 		return nil, rejected("no proof bundle")
 	}
@@ -208,7 +209,7 @@ func (oc *onChain) revoked() (bool, error) {
 
 // checkAnchorTx checks that the bundle's transaction is a successful anchor call on the contract, in the
 // bundle's block, that stored the bundle's root for a range holding the token.
-func checkAnchorTx(ctx context.Context, client *ethclient.Client, p *seald.Proof, contract common.Address, tokenID uint64, root [32]byte, chainID *big.Int) (*ProofCheck, error) {
+func checkAnchorTx(ctx context.Context, client *ethclient.Client, p *proof.Bundle, contract common.Address, tokenID uint64, root [32]byte, chainID *big.Int) (*ProofCheck, error) {
 	if !isTxHash(p.TxHash) {
 		return nil, rejected("tx_hash %q is not a transaction hash", p.TxHash)
 	}

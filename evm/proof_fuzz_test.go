@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // FuzzVerifyProof feeds VerifyProof bundles that are not what they claim. Whatever the bundle, it must
@@ -18,7 +19,7 @@ import (
 func FuzzVerifyProof(f *testing.F) {
 	h := contentHashes("fuzz", 1)[0]
 	leaf := LeafHash(42, h)
-	good := seald.Proof{Version: 1, Reference: "r", Hash: hex.EncodeToString(h[:]), Network: "POLYGON", ChainID: "1337",
+	good := proof.Bundle{Version: 1, Reference: "r", Hash: hex.EncodeToString(h[:]), Network: "POLYGON", ChainID: "1337",
 		Contract: "0x000000000000000000000000000000000000dEaD", TokenID: "42", Leaf: hexutil.Encode(leaf[:]),
 		MerklePath: []string{}, Root: hexutil.Encode(leaf[:]), TxHash: "0x" + hex.EncodeToString(make([]byte, 32)),
 		PublicKey: "AAAA", Signature: "AAAA"}
@@ -35,7 +36,7 @@ func FuzzVerifyProof(f *testing.F) {
 	}
 	defer dead.Close()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var p seald.Proof
+		var p proof.Bundle
 		if json.Unmarshal(data, &p) != nil {
 			return
 		}

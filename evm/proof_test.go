@@ -10,12 +10,13 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // bundle builds and signs the proof bundle of record i of an anchored batch, as the service does.
-func bundle(t testing.TB, a *Anchorer, b anchored, i int, key ed25519.PrivateKey) *seald.Proof {
+func bundle(t testing.TB, a *Anchorer, b anchored, i int, key ed25519.PrivateKey) *proof.Bundle {
 	t.Helper()
-	p := &seald.Proof{Version: seald.ProofVersion, Reference: "ref-" + hex.EncodeToString(b.hashes[i][:4]),
+	p := &proof.Bundle{Version: proof.Version, Reference: "ref-" + hex.EncodeToString(b.hashes[i][:4]),
 		Hash: hex.EncodeToString(b.hashes[i][:]), CID: "bafkreitest"}
 	if err := FillProof(p, a.Chain(), b.first+uint64(i), b.tx.Proofs[i], b.tx.Root, *b.receipt); err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func TestFillProofRefusesAWrongPath(t *testing.T) {
 	e := openChain(t, EmbeddedOptions{})
 	a := newAnchorer(t, e)
 	b := anchorBatch(t, a, "fill", 4)
-	p := &seald.Proof{Hash: hex.EncodeToString(b.hashes[0][:])}
+	p := &proof.Bundle{Hash: hex.EncodeToString(b.hashes[0][:])}
 	if err := FillProof(p, a.Chain(), b.first+1, b.tx.Proofs[0], b.tx.Root, *b.receipt); err == nil {
 		t.Error("FillProof accepted the path of token 1 for token 2")
 	}
@@ -83,27 +84,27 @@ func TestAnchorerEndToEnd(t *testing.T) {
 
 	tests := []struct {
 		name   string
-		tamper func(p *seald.Proof)
+		tamper func(p *proof.Bundle)
 		want   string
 	}{
-		{"changed hash", func(p *seald.Proof) { p.Hash = flipHex(p.Hash) }, "hash does not match the anchored leaf"},
-		{"changed token id", func(p *seald.Proof) { p.TokenID = "2" }, "hash does not match the anchored leaf"},
-		{"changed path", func(p *seald.Proof) { p.MerklePath[0] = flipHex(p.MerklePath[0]) }, "Merkle path does not lead"},
-		{"changed leaf and hash", func(p *seald.Proof) {
+		{"changed hash", func(p *proof.Bundle) { p.Hash = flipHex(p.Hash) }, "hash does not match the anchored leaf"},
+		{"changed token id", func(p *proof.Bundle) { p.TokenID = "2" }, "hash does not match the anchored leaf"},
+		{"changed path", func(p *proof.Bundle) { p.MerklePath[0] = flipHex(p.MerklePath[0]) }, "Merkle path does not lead"},
+		{"changed leaf and hash", func(p *proof.Bundle) {
 			p.Hash = flipHex(p.Hash)
 			h, _ := decodeHash(p.Hash)
 			l := LeafHash(3, h)
 			p.Leaf = "0x" + hex.EncodeToString(l[:])
 		}, "Merkle path does not lead"},
-		{"another chain", func(p *seald.Proof) { p.ChainID = "137" }, "chain id 137 does not match the node's 1337"},
-		{"no contract", func(p *seald.Proof) { p.Contract = "0x000000000000000000000000000000000000dEaD" }, "no contract at"},
-		{"another contract", func(p *seald.Proof) { p.Contract = other.Hex() }, "has no token 3"},
-		{"another batch's transaction", func(p *seald.Proof) {
+		{"another chain", func(p *proof.Bundle) { p.ChainID = "137" }, "chain id 137 does not match the node's 1337"},
+		{"no contract", func(p *proof.Bundle) { p.Contract = "0x000000000000000000000000000000000000dEaD" }, "no contract at"},
+		{"another contract", func(p *proof.Bundle) { p.Contract = other.Hex() }, "has no token 3"},
+		{"another batch's transaction", func(p *proof.Bundle) {
 			p.TxHash, p.BlockNumber = b2.tx.TxHash, b2.receipt.BlockNumber
 		}, "anchored root"},
-		{"wrong block", func(p *seald.Proof) { p.BlockNumber++ }, "not block"},
-		{"unknown transaction", func(p *seald.Proof) { p.TxHash = "0x" + strings.Repeat("ab", 32) }, "is not on the chain"},
-		{"changed reference", func(p *seald.Proof) { p.Reference += "x" }, "signature does not match"},
+		{"wrong block", func(p *proof.Bundle) { p.BlockNumber++ }, "not block"},
+		{"unknown transaction", func(p *proof.Bundle) { p.TxHash = "0x" + strings.Repeat("ab", 32) }, "is not on the chain"},
+		{"changed reference", func(p *proof.Bundle) { p.Reference += "x" }, "signature does not match"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"seald.dev/seald/wire"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 func errMethod(method string, allow []string) error {
@@ -140,7 +141,7 @@ func (s *Server) verifyHash(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h = strings.ToLower(strings.TrimPrefix(h, "0x"))
-	if !seald.IsHash(h) {
+	if !proof.IsHash(h) {
 		s.writeError(w, r, seald.Errorf(seald.EINVALID, "hash must be 64 hex digits (SHA-256)"))
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/httpapi"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/wire"
 )
 
@@ -182,7 +183,7 @@ func TestPublicOperations(t *testing.T) {
 		}
 	})
 	a.svc.PublicKeyFn = func() ed25519.PublicKey { return pub }
-	a.svc.TrustRootFn = func() *seald.TrustRoot { return &seald.TrustRoot{Version: 1, Issuer: "https://verify.example.test"} }
+	a.svc.TrustRootFn = func() *proof.TrustRoot { return &proof.TrustRoot{Version: 1, Issuer: "https://verify.example.test"} }
 	a.svc.ChainFn = func(network string) (seald.Chain, bool) {
 		return seald.Chain{Network: network, ChainID: "80002"}, network == seald.NetworkPolygon
 	}

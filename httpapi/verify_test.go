@@ -8,6 +8,7 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/httpapi"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/wire"
 )
 
@@ -116,7 +117,7 @@ func TestVerifyWithProof(t *testing.T) {
 		v, err := verify(ctx, c, l)
 		if err == nil && l.Proof && anchored { // the service answers the proof itself (Lookup.Proof)
 			r := v.Record
-			v.Proof = &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}
+			v.Proof = &proof.Bundle{Version: proof.Version, Reference: r.Reference, Hash: r.Hash, TokenID: "7", MerklePath: []string{}}
 		}
 		return v, err
 	}

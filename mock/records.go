@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // RecordService fakes seald.RecordService with one function field per method; a test sets the ones its handler calls.
@@ -15,7 +16,7 @@ type RecordService struct {
 	HistoryFn      func(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error)
 	DownloadFn     func(ctx context.Context, c *seald.Caller, reference, password string) ([]byte, error)
 	EraseFn        func(ctx context.Context, c *seald.Caller, reference, reason string) (*seald.Record, bool, error)
-	DisclosureFn   func(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error)
+	DisclosureFn   func(ctx context.Context, c *seald.Caller, reference, password string) (*proof.DisclosurePackage, error)
 	ListRecordsFn  func(ctx context.Context, c *seald.Caller, q seald.RecordQuery) (*seald.RecordPage, error)
 	RecordStatsFn  func(ctx context.Context, c *seald.Caller, days int) (*seald.RecordStats, error)
 }
@@ -79,7 +80,7 @@ func (s *RecordService) Erase(ctx context.Context, c *seald.Caller, reference, r
 }
 
 // Disclosure calls DisclosureFn.
-func (s *RecordService) Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*seald.DisclosurePackage, error) {
+func (s *RecordService) Disclosure(ctx context.Context, c *seald.Caller, reference, password string) (*proof.DisclosurePackage, error) {
 	if s.DisclosureFn == nil {
 		unset("RecordService", "Disclosure")
 	}

@@ -5,18 +5,19 @@ import (
 	"crypto/ed25519"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // VerificationService fakes seald.VerificationService with one function field per method; a test sets the ones its handler calls.
 type VerificationService struct {
 	VerifyFn           func(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
 	PublicRecordFn     func(ctx context.Context, id string) (*seald.PublicRecord, error)
-	PublicProofFn      func(ctx context.Context, id string) (*seald.Proof, error)
+	PublicProofFn      func(ctx context.Context, id string) (*proof.Bundle, error)
 	TokenMetadataFn    func(ctx context.Context, network, tokenID string) (*seald.TokenMetadata, error)
 	VerificationLinkFn func(reference string) string
 	TrustRootURLFn     func() string
 	PublicKeyFn        func() ed25519.PublicKey
-	TrustRootFn        func() *seald.TrustRoot
+	TrustRootFn        func() *proof.TrustRoot
 	ChainFn            func(network string) (seald.Chain, bool)
 }
 
@@ -39,7 +40,7 @@ func (s *VerificationService) PublicRecord(ctx context.Context, id string) (*sea
 }
 
 // PublicProof calls PublicProofFn.
-func (s *VerificationService) PublicProof(ctx context.Context, id string) (*seald.Proof, error) {
+func (s *VerificationService) PublicProof(ctx context.Context, id string) (*proof.Bundle, error) {
 	if s.PublicProofFn == nil {
 		unset("VerificationService", "PublicProof")
 	}
@@ -79,7 +80,7 @@ func (s *VerificationService) PublicKey() ed25519.PublicKey {
 }
 
 // TrustRoot calls TrustRootFn.
-func (s *VerificationService) TrustRoot() *seald.TrustRoot {
+func (s *VerificationService) TrustRoot() *proof.TrustRoot {
 	if s.TrustRootFn == nil {
 		unset("VerificationService", "TrustRoot")
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 
 	"context"
 	"errors"
@@ -572,7 +573,7 @@ func (p *Pipeline) runRevocations(ctx context.Context, network string) {
 
 func decodeHash(h string) ([32]byte, error) {
 	var out [32]byte
-	if !seald.IsHash(h) {
+	if !proof.IsHash(h) {
 		return out, fmt.Errorf("record hash %q is not a SHA-256 hex digest", h)
 	}
 	for i := range 32 {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 
 	"context"
 	"errors"
@@ -706,7 +707,7 @@ func (p *Pipeline) sign(r *seald.Record, u *seald.RecordUpdate) error {
 		return fmt.Errorf("no chain configured for %s", r.Network)
 	}
 	ch := a.Chain()
-	pr := &seald.Proof{Version: seald.ProofVersion, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+	pr := &proof.Bundle{Version: proof.Version, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		ChainID: ch.ChainID, ChainName: ch.Name(), Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
 	pr.Sign(p.Secrets)
 	u.Signature, u.ClearError, u.At = pr.Signature, true, p.now()

@@ -14,6 +14,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/pipeline"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/secret"
 	"seald.dev/seald/sqlite"
 )
@@ -449,7 +450,7 @@ func TestPipelineNotifyFinishes(t *testing.T) {
 
 // proofOf is the proof bundle the service answers for r when a verification asks for it (nil with no error
 // before r is anchored).
-func proofOf(t *testing.T, e *env, r *seald.Record) (*seald.Proof, error) {
+func proofOf(t *testing.T, e *env, r *seald.Record) (*proof.Bundle, error) {
 	t.Helper()
 	v, err := e.svc.Verify(t.Context(), e.caller, seald.Lookup{Reference: r.Reference, Proof: true})
 	if err != nil {

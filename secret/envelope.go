@@ -187,7 +187,7 @@ func (k *Keys) OpenDetached(reference, key string, env []byte) ([]byte, error) {
 
 // DisclosureSecret derives a record's disclosure secret from its data key (a key of SealDetached):
 // HMAC-SHA256(data key, "seald/disclosure/v1|" + reference). The salts of the record's selective disclosures
-// are derived from it (seald.BuildSD), so erasing the wrapped data key destroys them: no one can make the
+// are derived from it (proof.BuildSD), so erasing the wrapped data key destroys them: no one can make the
 // record's disclosures again. A record sealed before version 3 (empty key) has none.
 func (k *Keys) DisclosureSecret(reference, key string) ([]byte, error) {
 	b64, ok := strings.CutPrefix(key, detachedKeyPrefix)

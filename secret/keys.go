@@ -24,6 +24,7 @@ import (
 	"golang.org/x/crypto/chacha20poly1305"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // Keys are the service's own keys. They are generated at first start into the data dir; the domain only uses
@@ -149,7 +150,7 @@ type fileMaster struct {
 }
 
 type fileSigning struct {
-	ID      string     `json:"id"` // seald.KeyID of its public key
+	ID      string     `json:"id"` // proof.KeyID of its public key
 	Seed    []byte     `json:"seed"`
 	Created time.Time  `json:"created"`
 	Retired *time.Time `json:"retired,omitempty"`
@@ -223,7 +224,7 @@ func (k *Keys) Marshal() ([]byte, error) {
 		f.MasterKeys = append(f.MasterKeys, fileMaster{ID: m.id, Key: m.key[:], Created: m.created})
 	}
 	for _, sg := range k.signers {
-		fs := fileSigning{ID: seald.KeyID(sg.public()), Seed: sg.priv.Seed(), Created: sg.created}
+		fs := fileSigning{ID: proof.KeyID(sg.public()), Seed: sg.priv.Seed(), Created: sg.created}
 		if !sg.retired.IsZero() {
 			r := sg.retired
 			fs.Retired = &r
@@ -257,7 +258,7 @@ func (k *Keys) MasterKeys() int { return len(k.masters) }
 func (k *Keys) SigningKeys() []seald.SigningKey {
 	out := make([]seald.SigningKey, len(k.signers))
 	for i, sg := range k.signers {
-		out[i] = seald.SigningKey{ID: seald.KeyID(sg.public()), Public: sg.public(), Current: i == 0,
+		out[i] = seald.SigningKey{ID: proof.KeyID(sg.public()), Public: sg.public(), Current: i == 0,
 			Created: sg.created, Retired: sg.retired, Compromised: sg.compromised}
 	}
 	return out
@@ -270,7 +271,7 @@ func (k *Keys) SignAll(digest []byte) []seald.KeySignature {
 	var out []seald.KeySignature
 	for _, sg := range k.signers {
 		if sg.compromised.IsZero() {
-			out = append(out, seald.KeySignature{KeyID: seald.KeyID(sg.public()), Signature: ed25519.Sign(sg.priv, digest)})
+			out = append(out, seald.KeySignature{KeyID: proof.KeyID(sg.public()), Signature: ed25519.Sign(sg.priv, digest)})
 		}
 	}
 	return out
@@ -282,7 +283,7 @@ func (k *Keys) SignAll(digest []byte) []seald.KeySignature {
 func (k *Keys) Compromise(id string) (rotated bool, err error) {
 	i := -1
 	for j, sg := range k.signers {
-		if seald.KeyID(sg.public()) == id {
+		if proof.KeyID(sg.public()) == id {
 			i = j
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/secret"
 )
 
@@ -32,7 +33,7 @@ func FuzzDecryptOVI(f *testing.F) {
 			return
 		}
 		// Only an OVI sealed under this key opens: the fuzzer cannot forge one, so it must be ours.
-		if ovi != good || seald.ParseReference(ref) != nil || !seald.IsHash(hash) {
+		if ovi != good || seald.ParseReference(ref) != nil || !proof.IsHash(hash) {
 			t.Fatalf("forged OVI %q opened to %s %s", ovi, ref, hash)
 		}
 	})

@@ -11,6 +11,7 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/mock"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/web"
 )
 
@@ -92,11 +93,11 @@ func TestPageErrorsWithFakeSource(t *testing.T) {
 
 func TestProofTokenAndQRWithFakeSource(t *testing.T) {
 	p, svc := fakePage(&seald.PublicRecord{Status: seald.StatusActive, Reference: "D-1"}, nil)
-	svc.PublicProofFn = func(_ context.Context, id string) (*seald.Proof, error) {
+	svc.PublicProofFn = func(_ context.Context, id string) (*proof.Bundle, error) {
 		if id != "D-1" {
 			return nil, seald.Errorf(seald.ENOTFOUND, "no sealed record under this reference")
 		}
-		return &seald.Proof{Version: seald.ProofVersion, Reference: "D-1", Hash: "ab12", MerklePath: []string{}}, nil
+		return &proof.Bundle{Version: proof.Version, Reference: "D-1", Hash: "ab12", MerklePath: []string{}}, nil
 	}
 	svc.TokenMetadataFn = func(_ context.Context, network, id string) (*seald.TokenMetadata, error) {
 		if network != "POLYGON" || id != "9" {

@@ -98,7 +98,7 @@ type Misc struct {
 }
 
 // Proof is a record's offline proof bundle (beyond the seed), what `seald proof verify` checks. Its members
-// are those of seald.Proof, which converts to it.
+// are those of proof.Bundle, which converts to it.
 type Proof struct {
 	Version     int      `json:"version"`
 	Reference   string   `json:"reference"`

@@ -17,6 +17,7 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/evm"
+	"seald.dev/seald/proof"
 )
 
 // discloseCommand makes a presentation of chosen members from a disclosure package, offline
@@ -35,7 +36,7 @@ func discloseCommand(args []string, getenv func(string) string, stdout, stderr i
 	}
 	var ptrs []string
 	for _, m := range strings.Split(*members, ",") {
-		p, err := seald.ParseMemberPath(m)
+		p, err := proof.ParseMemberPath(m)
 		if err != nil {
 			return usageError("--members: %s", seald.ErrorMessage(err))
 		}
@@ -45,7 +46,7 @@ func discloseCommand(args []string, getenv func(string) string, stdout, stderr i
 	if err != nil {
 		return exitWith(exitUnchecked, "%v", err)
 	}
-	pkg, err := seald.ParseDisclosurePackage(b)
+	pkg, err := proof.ParseDisclosurePackage(b)
 	if err != nil {
 		return exitWith(exitInvalid, "%s: %s", pos[0], seald.ErrorMessage(err))
 	}
@@ -88,11 +89,11 @@ func fileType(b []byte) string {
 // payload's commitment against the root the contract holds for the token, the anchoring transaction and its
 // sender against the trust root, and the token's revocation. Exit codes as for a bundle.
 func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *trustSource, stdout, stderr io.Writer) error {
-	p, err := seald.ParsePresentation(b)
+	p, err := proof.ParsePresentation(b)
 	if err != nil {
 		return exitWith(exitInvalid, "%s: %v", file, seald.ErrorMessage(err))
 	}
-	var match *seald.TrustMatch
+	var match *proof.TrustMatch
 	if src != nil {
 		if src.note != "" {
 			defer fmt.Fprintln(stderr, src.note)
@@ -119,7 +120,7 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 	}
 	sdjwt := ""
 	if match != nil {
-		if err := match.CheckChain(&seald.Proof{BlockNumber: p.BlockNumber}, check.Sender, check.Anchored); err != nil {
+		if err := match.CheckChain(&proof.Bundle{BlockNumber: p.BlockNumber}, check.Sender, check.Anchored); err != nil {
 			return exitWith(exitInvalid, "presentation of token %s is NOT valid: %v", p.TokenID, err)
 		}
 		if p.SDJWT != "" {
@@ -135,7 +136,7 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 		chain = "chain " + p.ChainID
 	}
 	what := fmt.Sprintf("the disclosed members (%s) were sealed in token %s of contract %s on %s, anchored in block %d (%s) by %s",
-		seald.DescribePaths(rv.Paths), p.TokenID, p.Contract, chain, p.BlockNumber, check.Anchored.Format(time.RFC3339), check.Sender)
+		proof.DescribePaths(rv.Paths), p.TokenID, p.Contract, chain, p.BlockNumber, check.Anchored.Format(time.RFC3339), check.Sender)
 	if src != nil {
 		what += "; the issuer " + src.from + " lists the chain, the contract for that block and the anchoring address"
 		if match.Network.Development {
@@ -154,7 +155,7 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 }
 
 // trustedKeys are the issuer's signing keys not marked compromised, by key id.
-func trustedKeys(t *seald.TrustRoot) map[string]ed25519.PublicKey {
+func trustedKeys(t *proof.TrustRoot) map[string]ed25519.PublicKey {
 	out := map[string]ed25519.PublicKey{}
 	for _, k := range t.Keys {
 		pub, err := base64.StdEncoding.DecodeString(k.PublicKey)

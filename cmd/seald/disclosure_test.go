@@ -17,8 +17,8 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
-	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/proof"
 )
 
 // TestDisclosureOnGeth is issue 35's done-when through the binary on geth: a diploma is sealed; the owner's
@@ -59,12 +59,12 @@ func TestDisclosureOnGeth(t *testing.T) {
 		return runBinary(t, bin, pins, "proof", "verify", file, "--rpc", g.URL, "--trust", trust)
 	}
 	var pkgFile string
-	present := func(ref string) (pkg *seald.DisclosurePackage, file string) {
+	present := func(ref string) (pkg *proof.DisclosurePackage, file string) {
 		r := in.get("/verification/api/v1/disclosure?reference=" + ref)
 		if r.Status != 200 {
 			t.Fatalf("disclosure package of %s: %d %s", ref, r.Status, r.Raw)
 		}
-		pkg, err := seald.ParseDisclosurePackage(r.Raw)
+		pkg, err := proof.ParseDisclosurePackage(r.Raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("the presentation hides the other members", func(t *testing.T) {
-		var pr seald.Presentation
+		var pr proof.Presentation
 		if err := json.Unmarshal(b, &pr); err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 		if out, _ := verify(presA); !strings.Contains(out, "SD-JWT form is signed by the issuer's key") {
 			t.Errorf("seald proof verify did not check the SD-JWT form:\n%s", out)
 		}
-		var pr seald.Presentation
+		var pr proof.Presentation
 		_ = json.Unmarshal(b, &pr)
 		jwt, _, _ := strings.Cut(pr.SDJWT, "~")
 		var altered []string
@@ -146,7 +146,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 			t.Errorf("@sd-jwt/core on a changed degree: exit %d %s", code, out)
 		}
 	})
-	var pr seald.Presentation
+	var pr proof.Presentation
 	_ = json.Unmarshal(b, &pr)
 	for i, d := range pr.Disclosures {
 		raw, _ := base64.RawURLEncoding.DecodeString(d)

@@ -19,6 +19,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/evm"
 	"seald.dev/seald/jcs"
+	"seald.dev/seald/proof"
 )
 
 // Exit statuses of `seald proof verify` and `seald verify`, for scripts (docs/cli.md).
@@ -87,10 +88,10 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return exitWith(exitUnchecked, "%v", err)
 	}
-	if fileType(b) == seald.TypeDisclosurePackage {
+	if fileType(b) == proof.TypeDisclosurePackage {
 		return exitWith(exitInvalid, "%s is a disclosure package, which reveals every member: make a presentation of some with `seald disclose %s --members ...` and verify that", file, file)
 	}
-	if fileType(b) == seald.TypePresentation {
+	if fileType(b) == proof.TypePresentation {
 		if *dataFile != "" {
 			return usageError("--data: a presentation shows only some members; there is no whole data to compare")
 		}
@@ -102,12 +103,12 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 		}
 		return presentationVerify(ctx, b, file, *rpc, src, stdout, stderr)
 	}
-	p, err := seald.ParseProof(unwrapProof(b))
+	p, err := proof.Parse(unwrapProof(b))
 	if err != nil {
 		return exitWith(exitInvalid, "%s: %v", file, seald.ErrorMessage(err))
 	}
 	var src *trustSource
-	var match *seald.TrustMatch
+	var match *proof.TrustMatch
 	if *trust != "" {
 		if src, err = loadTrust(ctx, *trust, *pinDir, *repin); err != nil {
 			return exitWith(exitUnchecked, "--trust: %v", err)
@@ -177,7 +178,7 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	return nil
 }
 
-func keyName(p *seald.Proof) string {
+func keyName(p *proof.Bundle) string {
 	if p.KeyID != "" {
 		return p.KeyID
 	}
@@ -219,7 +220,7 @@ func trustExport(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return fmt.Errorf("trust export: %v", a.explain(err))
 	}
-	t, err := seald.ParseTrustRoot(b)
+	t, err := proof.ParseTrustRoot(b)
 	if err == nil {
 		err = t.CheckSigned()
 	}

@@ -24,9 +24,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
 	"seald.dev/seald/evm/registry"
+	"seald.dev/seald/proof"
 )
 
 func freePort(t *testing.T) string {
@@ -86,9 +86,9 @@ func independent(t *testing.T, args ...string) (int, string) {
 }
 
 // resign signs a bundle again with key, naming it in the bundle as seald would.
-func resign(t *testing.T, bundle []byte, key ed25519.PrivateKey, edit func(p *seald.Proof)) []byte {
+func resign(t *testing.T, bundle []byte, key ed25519.PrivateKey, edit func(p *proof.Bundle)) []byte {
 	t.Helper()
-	p, err := seald.ParseProof(bundle)
+	p, err := proof.Parse(bundle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func proofSuite(t *testing.T, in *instance, rpc, chainWords string, other func(t
 		"other contract":   {edit(func(p map[string]any) { p["contract"] = "0x000000000000000000000000000000000000dEaD" }), "contract"},
 		"not a bundle":     {[]byte(`{"hello":"world"}`), "bundle"},
 		"forged signature": {edit(func(p map[string]any) { p["reference"] = "D-00000000-0000-4000-8000-000000000000" }), "signature"},
-		"relabelled and re-signed": {resign(t, bundle, forger, func(p *seald.Proof) { p.Reference = "D-00000000-0000-4000-8000-000000000001" }),
+		"relabelled and re-signed": {resign(t, bundle, forger, func(p *proof.Bundle) { p.Reference = "D-00000000-0000-4000-8000-000000000001" }),
 			"not one the issuer lists"},
 		"unsigned change of block": {edit(func(p map[string]any) { p["block_number"] = 1 }), ""},
 	} {
@@ -251,7 +251,7 @@ func proofSuite(t *testing.T, in *instance, rpc, chainWords string, other func(t
 		withRetired := func(at time.Time) string {
 			var doc map[string]any
 			_ = json.Unmarshal(trustDoc, &doc)
-			doc["keys"] = append(doc["keys"].([]any), map[string]any{"key_id": seald.KeyID(keyOf(retired)),
+			doc["keys"] = append(doc["keys"].([]any), map[string]any{"key_id": proof.KeyID(keyOf(retired)),
 				"algorithm": "Ed25519", "public_key": b64(retired), "status": "retired", "retired_at": at.UTC().Format(time.RFC3339)})
 			b, _ := json.Marshal(doc)
 			return writeTemp(t, "trust.json", b)
@@ -265,7 +265,7 @@ func proofSuite(t *testing.T, in *instance, rpc, chainWords string, other func(t
 			t.Errorf("the independent verifier, key retired after the anchor: exit %d %s", icode, iout)
 		}
 		_, code, err := proofCLI(t, old, "--rpc", rpc, "--trust", earlier)
-		if code != exitInvalid || !strings.Contains(err.Error(), seald.KeyID(keyOf(retired))+" was retired at") {
+		if code != exitInvalid || !strings.Contains(err.Error(), proof.KeyID(keyOf(retired))+" was retired at") {
 			t.Errorf("bundle of a key retired before the anchor: exit %d %v", code, err)
 		}
 		if icode, iout := independent(t, old, "--rpc", rpc, "--trust", earlier); icode != exitInvalid {
@@ -465,7 +465,7 @@ func TestKeyRotationKeepsRecords(t *testing.T) {
 			t.Errorf("%s: exit %d %q %v", name, code, out, err)
 		}
 	}
-	var old, cur seald.Proof
+	var old, cur proof.Bundle
 	_ = json.Unmarshal(savedBundle, &old)
 	_ = json.Unmarshal(newer, &cur)
 	if old.KeyID == cur.KeyID {

@@ -23,8 +23,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"seald.dev/seald"
 	"seald.dev/seald/evm/gethtest"
+	"seald.dev/seald/proof"
 )
 
 // operator runs an operator command in-process and fails the test when it fails.
@@ -61,9 +61,9 @@ func sealBundle(t *testing.T, in *instance, data map[string]any) (string, []byte
 	return ref, b
 }
 
-func parsedProof(t *testing.T, b []byte) *seald.Proof {
+func parsedProof(t *testing.T, b []byte) *proof.Bundle {
 	t.Helper()
-	p, err := seald.ParseProof(b)
+	p, err := proof.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestTrustKeyLifecycle(t *testing.T) {
 	trust := writeTemp(t, "trust.json", trustDoc)
 	retired := signingKey(t, filepath.Join(dir, "secrets.json"), oldID)
 	pA := parsedProof(t, savedA)
-	swap := func(p *seald.Proof) { p.Reference, p.CID = pA.Reference, pA.CID }
+	swap := func(p *proof.Bundle) { p.Reference, p.CID = pA.Reference, pA.CID }
 	forged := writeTemp(t, "forged.json", resign(t, bundleB, retired, swap))
 	_, code, err := proofCLI(t, forged, "--rpc", rpc, "--trust", trust)
 	if code != exitInvalid || !strings.Contains(err.Error(), "signing key "+oldID+" was retired at") {
@@ -363,18 +363,18 @@ func TestTrustPinning(t *testing.T) {
 		_, genuine := fetch(t, trustURL)
 		var doc map[string]any
 		_ = json.Unmarshal(genuine, &doc)
-		doc["keys"] = []any{map[string]any{"key_id": seald.KeyID(keyOf(forger)), "algorithm": "Ed25519", "public_key": b64(forger), "status": "current"}}
+		doc["keys"] = []any{map[string]any{"key_id": proof.KeyID(keyOf(forger)), "algorithm": "Ed25519", "public_key": b64(forger), "status": "current"}}
 		delete(doc, "signatures")
 		raw, _ := json.Marshal(doc)
-		d, err := seald.TrustRootDigest(raw)
+		d, err := proof.TrustRootDigest(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc["signatures"] = []any{map[string]any{"key_id": seald.KeyID(keyOf(forger)), "signature": base64.StdEncoding.EncodeToString(ed25519.Sign(forger, d[:]))}}
+		doc["signatures"] = []any{map[string]any{"key_id": proof.KeyID(keyOf(forger)), "signature": base64.StdEncoding.EncodeToString(ed25519.Sign(forger, d[:]))}}
 		swapped, _ := json.Marshal(doc)
 		override.Store(swapped)
 		defer override.Store([]byte(nil))
-		forged := writeTemp(t, "forged.json", resign(t, bundle, forger, func(p *seald.Proof) { p.Reference = "D-00000000-0000-4000-8000-000000000001" }))
+		forged := writeTemp(t, "forged.json", resign(t, bundle, forger, func(p *proof.Bundle) { p.Reference = "D-00000000-0000-4000-8000-000000000001" }))
 		_, _, code, err := proofCLIErr(t, forged, "--rpc", rpc, "--trust-pin-dir", pins, "--trust", trustURL)
 		if code != exitUnchecked || !strings.Contains(err.Error(), "may have been swapped") || !strings.Contains(err.Error(), "--trust-repin") {
 			t.Errorf("a swapped root: exit %d %v", code, err)

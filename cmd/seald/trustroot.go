@@ -16,11 +16,12 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // trustSource is a trust root as `seald proof verify` got it, with where from, for its verdict.
 type trustSource struct {
-	root *seald.TrustRoot
+	root *proof.TrustRoot
 	// from says where the root came from: "file F", or "ORIGIN (fetched from URL; pinned …)".
 	from string
 	// note, when not empty, is what happened to the pin (first pinned, updated by a rotation, re-pinned).
@@ -47,7 +48,7 @@ func loadTrust(ctx context.Context, where, pinDir string, repin bool) (*trustSou
 		if err != nil {
 			return nil, err
 		}
-		t, err := seald.ParseTrustRoot(b)
+		t, err := proof.ParseTrustRoot(b)
 		if err != nil {
 			return nil, errors.New(seald.ErrorMessage(err))
 		}
@@ -57,7 +58,7 @@ func loadTrust(ctx context.Context, where, pinDir string, repin bool) (*trustSou
 	if err != nil {
 		return nil, err
 	}
-	t, err := seald.ParseTrustRoot(raw)
+	t, err := proof.ParseTrustRoot(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", where, seald.ErrorMessage(err))
 	}
@@ -83,7 +84,7 @@ func loadTrust(ctx context.Context, where, pinDir string, repin bool) (*trustSou
 	case err != nil:
 		return nil, fmt.Errorf("the pinned trust root of %s: %v", origin, err)
 	}
-	pinned, err := seald.ParseTrustRoot(old)
+	pinned, err := proof.ParseTrustRoot(old)
 	if err != nil {
 		return nil, fmt.Errorf("the pinned trust root %s: %s (remove it, or run with --trust-repin)", pin, seald.ErrorMessage(err))
 	}

@@ -1,4 +1,4 @@
-package seald
+package proof
 
 import (
 	"bytes"
@@ -104,7 +104,7 @@ func TestDisclosureRoundTrip(t *testing.T) {
 				bad.Disclosures[i] = base64.RawURLEncoding.EncodeToString(bytes.Replace(b, []byte("MSc"), []byte("PhD"), 1))
 			}
 		}
-		if _, err := bad.Reveal(); ErrorCode(err) != EINVALID {
+		if _, err := bad.Reveal(); !IsRefusal(err) {
 			t.Errorf("an altered degree: %v", err)
 		}
 	})
@@ -117,7 +117,7 @@ func TestDisclosureRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("unknown member", func(t *testing.T) {
-		if _, err := pkg.Present([]string{"/nope"}); ErrorCode(err) != EINVALID {
+		if _, err := pkg.Present([]string{"/nope"}); !IsRefusal(err) {
 			t.Errorf("a member the package lacks: %v", err)
 		}
 	})
@@ -168,7 +168,7 @@ func TestSDCommitmentPinned(t *testing.T) {
 	}
 }
 
-// FuzzPresentation: a presentation from anywhere is refused with EINVALID or revealed, never a panic; and
+// FuzzPresentation: a presentation from anywhere is refused (an *Error) or revealed, never a panic; and
 // whatever it reveals was committed in its payload (Reveal's commitment is the payload's).
 func FuzzPresentation(f *testing.F) {
 	canon, _ := jcs.Canonicalize([]byte(`{"a":{"b":[1,{"c":"d"}]},"e":"f"}`))
@@ -183,15 +183,15 @@ func FuzzPresentation(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := ParsePresentation(b)
 		if err != nil {
-			if ErrorCode(err) != EINVALID {
-				t.Fatalf("error %v is not EINVALID", err)
+			if !IsRefusal(err) {
+				t.Fatalf("error %v is not a refusal", err)
 			}
 			return
 		}
 		rv, err := p.Reveal()
 		if err != nil {
-			if ErrorCode(err) != EINVALID {
-				t.Fatalf("error %v is not EINVALID", err)
+			if !IsRefusal(err) {
+				t.Fatalf("error %v is not a refusal", err)
 			}
 			return
 		}

@@ -1,4 +1,4 @@
-package seald
+package proof
 
 import (
 	"cmp"
@@ -7,8 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,7 +39,7 @@ type TrustRoot struct {
 type TrustNetwork struct {
 	Network   string `json:"network"`    // POLYGON or EOS
 	ChainID   string `json:"chain_id"`   // decimal EIP-155 chain id
-	ChainName string `json:"chain_name"` // Chain.Name
+	ChainName string `json:"chain_name"` // the chain in words (seald.Chain.Name)
 	// Contract and Anchorer are the ones the issuer anchors with now, for people; empty when it no longer
 	// anchors on this chain. Verifiers use Contracts.
 	Contract    string          `json:"contract,omitempty"`
@@ -78,179 +76,80 @@ type TrustSignature struct {
 	Signature string `json:"signature"`
 }
 
-// ContractRange is a contract an issuer anchored on within a block range, as the secrets file keeps the
-// retired ones (`seald trust retire-contract`).
-type ContractRange struct {
-	Network   string  `json:"network"`
-	ChainID   string  `json:"chain_id"`
-	Contract  string  `json:"contract"`
-	Anchorer  string  `json:"anchorer"`
-	FromBlock uint64  `json:"from_block"`
-	ToBlock   *uint64 `json:"to_block"`
-}
-
-// Validate checks a range's form: a known network, a decimal chain id, 0x addresses and FromBlock <= ToBlock.
-func (c ContractRange) Validate() error {
-	if c.Network != NetworkPolygon && c.Network != NetworkEOS {
-		return Errorf(EINVALID, "network must be POLYGON or EOS, not %q", c.Network)
-	}
-	if _, err := strconv.ParseUint(c.ChainID, 10, 64); err != nil {
-		return Errorf(EINVALID, "chain id %q is not a decimal number", c.ChainID)
-	}
-	for _, a := range []struct{ name, v string }{{"contract", c.Contract}, {"anchorer", c.Anchorer}} {
-		if len(a.v) != 42 || !strings.HasPrefix(a.v, "0x") {
-			return Errorf(EINVALID, "%s %q is not a 0x address", a.name, a.v)
-		}
-	}
-	if c.ToBlock != nil && *c.ToBlock < c.FromBlock {
-		return Errorf(EINVALID, "block range %d to %d is empty", c.FromBlock, *c.ToBlock)
-	}
-	return nil
-}
-
-// TrustRoot returns the service's trust root document, signed.
-func (s *Service) TrustRoot() *TrustRoot {
-	t := &TrustRoot{Version: TrustRootVersion, Issuer: strings.TrimRight(s.PublicURL, "/"), Networks: []TrustNetwork{}}
-	retired := s.Secrets.RetiredContracts()
-	network := func(name, chainID string) *TrustNetwork {
-		for i := range t.Networks {
-			if t.Networks[i].Network == name && t.Networks[i].ChainID == chainID {
-				return &t.Networks[i]
-			}
-		}
-		t.Networks = append(t.Networks, TrustNetwork{Network: name, ChainID: chainID,
-			ChainName: Chain{Network: name, ChainID: chainID}.Name(), Contracts: []TrustContract{}})
-		return &t.Networks[len(t.Networks)-1]
-	}
-	for _, c := range retired {
-		n := network(c.Network, c.ChainID)
-		n.Contracts = append(n.Contracts, TrustContract{Contract: c.Contract, Anchorer: c.Anchorer, FromBlock: c.FromBlock, ToBlock: c.ToBlock})
-	}
-	for _, ch := range s.Chains {
-		n := network(ch.Network, ch.ChainID)
-		n.ChainName, n.Development = ch.Name(), ch.Development
-		// The current contract's range starts after the last retired one of its chain ended: anchors on it
-		// before then were not the issuer's. A contract the operator retired stays retired even when an
-		// instance still runs with it: its later anchors are refused, which is what retiring it means.
-		from, listed := uint64(0), false
-		for _, c := range n.Contracts {
-			if c.ToBlock != nil && *c.ToBlock+1 > from {
-				from = *c.ToBlock + 1
-			}
-			listed = listed || strings.EqualFold(c.Contract, ch.Contract)
-		}
-		if !listed {
-			n.Contract, n.Anchorer = ch.Contract, ch.Anchorer
-			n.Contracts = append(n.Contracts, TrustContract{Contract: ch.Contract, Anchorer: ch.Anchorer, FromBlock: from})
-		}
-	}
-	slices.SortFunc(t.Networks, func(a, b TrustNetwork) int {
-		return cmp.Or(cmp.Compare(a.Network, b.Network), cmp.Compare(a.ChainID, b.ChainID))
-	})
-	for i := range t.Networks {
-		slices.SortStableFunc(t.Networks[i].Contracts, func(a, b TrustContract) int { return cmp.Compare(a.FromBlock, b.FromBlock) })
-	}
-	for _, k := range s.Secrets.SigningKeys() {
-		tk := TrustKey{KeyID: k.ID, Algorithm: "Ed25519", PublicKey: base64.StdEncoding.EncodeToString(k.Public),
-			Status: "retired", CurrentFrom: seconds(k.Created), RetiredAt: seconds(k.Retired), CompromisedAt: seconds(k.Compromised)}
-		switch {
-		case !k.Compromised.IsZero():
-			tk.Status = "compromised"
-		case k.Current:
-			tk.Status = "current"
-		case k.Retired.IsZero():
-			// A retired key of a file from before key dates: trusted for no anchor rather than for all.
-			tk.RetiredAt = seconds(time.Unix(0, 0))
-		}
-		t.Keys = append(t.Keys, tk)
-	}
-	b, _ := json.Marshal(t)
-	t.digest, _ = TrustRootDigest(b) // t's own JSON always has a canonical form
-	for _, sig := range s.Secrets.SignAll(t.digest[:]) {
-		t.Signatures = append(t.Signatures, TrustSignature{KeyID: sig.KeyID, Signature: base64.StdEncoding.EncodeToString(sig.Signature)})
-	}
-	return t
-}
-
-// seconds is t in UTC to the second, nil when zero: block times are whole seconds, and a verifier in another
-// language compares them with these without parsing fractions.
-func seconds(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	s := t.UTC().Truncate(time.Second)
-	return &s
-}
-
 // TrustRootDigest is what the issuer's keys sign: SHA-256 of "seald trust root v2\n" followed by the RFC
 // 8785 canonical JSON of the document without its signatures member. It is computed from the document as
 // received, so members a verifier does not know are covered too.
 func TrustRootDigest(doc []byte) ([32]byte, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(doc, &m); err != nil {
-		return [32]byte{}, err
+		return [32]byte{}, refuse("%v", err)
 	}
 	delete(m, "signatures")
-	b, err := json.Marshal(m)
-	if err != nil {
-		return [32]byte{}, err
-	}
+	b, _ := json.Marshal(m) // raw members just decoded always encode again
 	c, err := jcs.Canonicalize(b)
 	if err != nil {
-		return [32]byte{}, err
+		return [32]byte{}, refuse("%v", err)
 	}
 	return sha256.Sum256(append([]byte("seald trust root v2\n"), c...)), nil
 }
 
 // ParseTrustRoot decodes a trust root document and checks its shape: a listed key whose id does not name its
 // public key, a retired key without its retirement time, or a network without its chain id or contracts, is
-// EINVALID. Its signatures are checked by SignedBy and Continues, not here: a file a verifier edited by hand
+// refused. Its signatures are checked by SignedBy and Continues, not here: a file a verifier edited by hand
 // is theirs to trust.
 func ParseTrustRoot(b []byte) (*TrustRoot, error) {
 	var t TrustRoot
 	if err := json.Unmarshal(b, &t); err != nil {
-		return nil, Errorf(EINVALID, "not a trust root document: %v", err)
+		return nil, refuse("not a trust root document: %v", err)
 	}
 	if t.Version != TrustRootVersion {
-		return nil, Errorf(EINVALID, "trust root version %d is not supported (want %d): fetch the issuer's current one", t.Version, TrustRootVersion)
+		return nil, refuse("trust root version %d is not supported (want %d): fetch the issuer's current one", t.Version, TrustRootVersion)
 	}
 	if len(t.Keys) == 0 || len(t.Networks) == 0 {
-		return nil, Errorf(EINVALID, "the trust root lists no keys or no networks")
+		return nil, refuse("the trust root lists no keys or no networks")
 	}
 	for _, k := range t.Keys {
 		pub, err := base64.StdEncoding.DecodeString(k.PublicKey)
 		if err != nil || len(pub) != ed25519.PublicKeySize || k.Algorithm != "Ed25519" {
-			return nil, Errorf(EINVALID, "trust root: key %q is not a base64 Ed25519 public key", k.KeyID)
+			return nil, refuse("trust root: key %q is not a base64 Ed25519 public key", k.KeyID)
 		}
 		if KeyID(pub) != k.KeyID {
-			return nil, Errorf(EINVALID, "trust root: key_id %q does not name its public key", k.KeyID)
+			return nil, refuse("trust root: key_id %q does not name its public key", k.KeyID)
 		}
 		switch {
 		case k.Status == "retired" && k.RetiredAt == nil:
-			return nil, Errorf(EINVALID, "trust root: retired key %s has no retired_at", k.KeyID)
+			return nil, refuse("trust root: retired key %s has no retired_at", k.KeyID)
 		case k.Status != "current" && k.Status != "retired" && k.Status != "compromised":
-			return nil, Errorf(EINVALID, "trust root: key %s has status %q (current, retired or compromised)", k.KeyID, k.Status)
+			return nil, refuse("trust root: key %s has status %q (current, retired or compromised)", k.KeyID, k.Status)
 		}
 	}
 	for _, n := range t.Networks {
 		if n.ChainID == "" || len(n.Contracts) == 0 {
-			return nil, Errorf(EINVALID, "trust root: network %s lacks its chain_id or contracts", n.Network)
+			return nil, refuse("trust root: network %s lacks its chain_id or contracts", n.Network)
 		}
 		for _, c := range n.Contracts {
 			if c.Contract == "" || c.Anchorer == "" || c.ToBlock != nil && *c.ToBlock < c.FromBlock {
-				return nil, Errorf(EINVALID, "trust root: a contract of network %s lacks its address or anchorer, or has an empty block range", n.Network)
+				return nil, refuse("trust root: a contract of network %s lacks its address or anchorer, or has an empty block range", n.Network)
 			}
 		}
 	}
 	var err error
 	if t.digest, err = TrustRootDigest(b); err != nil {
-		return nil, Errorf(EINVALID, "trust root: %v", err)
+		return nil, refuse("trust root: %v", err)
 	}
 	return &t, nil
 }
 
 // Digest is the root's TrustRootDigest: two roots with the same digest are the same document.
 func (t *TrustRoot) Digest() [32]byte { return t.digest }
+
+// DigestForSigning computes the root's TrustRootDigest from its members as they are now, keeps it (Digest)
+// and returns it: what the issuer's keys sign before their signatures are appended.
+func (t *TrustRoot) DigestForSigning() [32]byte {
+	b, _ := json.Marshal(t)
+	t.digest, _ = TrustRootDigest(b) // t's own JSON always has a canonical form
+	return t.digest
+}
 
 // CurrentKey is the key the root lists as current.
 func (t *TrustRoot) CurrentKey() (TrustKey, bool) {
@@ -281,10 +180,10 @@ func (t *TrustRoot) SignedBy(k TrustKey) bool {
 func (t *TrustRoot) CheckSigned() error {
 	k, ok := t.CurrentKey()
 	if !ok {
-		return Errorf(EINVALID, "the trust root lists no current key")
+		return refuse("the trust root lists no current key")
 	}
 	if !t.SignedBy(k) {
-		return Errorf(EINVALID, "the trust root is not signed by its current key %s", k.KeyID)
+		return refuse("the trust root is not signed by its current key %s", k.KeyID)
 	}
 	return nil
 }
@@ -295,10 +194,10 @@ func (t *TrustRoot) CheckSigned() error {
 func (t *TrustRoot) Continues(pinned *TrustRoot) error {
 	k, ok := pinned.CurrentKey()
 	if !ok {
-		return Errorf(EINVALID, "the pinned trust root lists no current key")
+		return refuse("the pinned trust root lists no current key")
 	}
 	if !t.SignedBy(k) {
-		return Errorf(EINVALID, "it is not signed by key %s, the current key of the pinned trust root", k.KeyID)
+		return refuse("it is not signed by key %s, the current key of the pinned trust root", k.KeyID)
 	}
 	return nil
 }
@@ -315,8 +214,8 @@ type TrustMatch struct {
 // network, its anchor's block is within the contract's range, and its key is a listed one not marked
 // compromised (a version 1 bundle, which has no key id, by its public key). The bundle's block number is
 // its claim until the chain confirms it (evm.CheckProof); then CheckChain does the rest. The bundle's own
-// signature is checked by Proof.VerifySignature.
-func (t *TrustRoot) Check(p *Proof) (*TrustMatch, error) {
+// signature is checked by Bundle.VerifySignature.
+func (t *TrustRoot) Check(p *Bundle) (*TrustMatch, error) {
 	mp, err := t.CheckAnchor(p.ChainID, p.Contract, p.BlockNumber)
 	if err != nil {
 		return nil, err
@@ -331,13 +230,13 @@ func (t *TrustRoot) Check(p *Proof) (*TrustMatch, error) {
 			if k.CompromisedAt != nil {
 				since = " since " + k.CompromisedAt.Format(time.RFC3339)
 			}
-			return nil, fmt.Errorf("signing key %s is marked compromised by the issuer%s: no bundle it signed is trusted; "+
+			return nil, refuse("signing key %s is marked compromised by the issuer%s: no bundle it signed is trusted; "+
 				"fetch a fresh bundle from the issuer", k.KeyID, since)
 		}
 		m.Key = k
 		return &m, nil
 	}
-	return nil, fmt.Errorf("signing key %s is not one the issuer lists", cmp.Or(p.KeyID, p.PublicKey))
+	return nil, refuse("signing key %s is not one the issuer lists", cmp.Or(p.KeyID, p.PublicKey))
 }
 
 // CheckAnchor checks that the issuer anchored on the chain and contract in that block, for an anchor that
@@ -361,10 +260,10 @@ func (t *TrustRoot) CheckAnchor(chainID, contract string, block uint64) (*TrustM
 		}
 	}
 	if m.Network == nil && ranges == nil {
-		return nil, fmt.Errorf("chain %s and contract %s are not the issuer's (%s)", chainID, contract, t.describeNetworks())
+		return nil, refuse("chain %s and contract %s are not the issuer's (%s)", chainID, contract, t.describeNetworks())
 	}
 	if m.Network == nil {
-		return nil, fmt.Errorf("contract %s anchored for the issuer only in %s, and this anchor is in block %d: "+
+		return nil, refuse("contract %s anchored for the issuer only in %s, and this anchor is in block %d: "+
 			"an anchor outside that range is not the issuer's", contract, strings.Join(ranges, " and "), block)
 	}
 	return &m, nil
@@ -374,12 +273,12 @@ func (t *TrustRoot) CheckAnchor(chainID, contract string, block uint64) (*TrustM
 // the anchoring transaction was sent by the contract's anchoring address, and a retired key signed the bundle
 // of an anchor made before the key's retirement (the anchor's block time against retired_at, to the second;
 // a block made the second of the retirement is after it).
-func (m *TrustMatch) CheckChain(p *Proof, sender string, anchored time.Time) error {
+func (m *TrustMatch) CheckChain(p *Bundle, sender string, anchored time.Time) error {
 	if !strings.EqualFold(sender, m.Contract.Anchorer) {
-		return fmt.Errorf("its anchoring transaction was sent by %s, not by the issuer's anchoring address %s", sender, m.Contract.Anchorer)
+		return refuse("its anchoring transaction was sent by %s, not by the issuer's anchoring address %s", sender, m.Contract.Anchorer)
 	}
 	if m.Key.Status == "retired" && m.Key.RetiredAt != nil && !anchored.Before(*m.Key.RetiredAt) {
-		return fmt.Errorf("signing key %s was retired at %s, and this bundle's anchor (block %d) was made at %s, after it: "+
+		return refuse("signing key %s was retired at %s, and this bundle's anchor (block %d) was made at %s, after it: "+
 			"a retired key is trusted only for anchors made before its retirement; fetch a fresh bundle from the issuer",
 			m.Key.KeyID, m.Key.RetiredAt.Format(time.RFC3339), p.BlockNumber, anchored.UTC().Format(time.RFC3339))
 	}

@@ -1,13 +1,11 @@
-package seald
+package proof
 
 import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
-
 	"strings"
+	"time"
 )
 
 // The SD-JWT form (RFC 9901) of a disclosure package and of its presentations, so that an SD-JWT library
@@ -26,27 +24,26 @@ import (
 // SDJWTType is the typ of seald's issuer-signed JWTs.
 const SDJWTType = "sd+jwt"
 
-// issuerJWT signs the issuer JWT of a record's SD payload.
-func (s *Service) issuerJWT(r *Record, payload []byte, a DisclosureAnchor) (string, error) {
+// SignIssuerJWT makes the issuer-signed JWT of a record's SD payload with the claims above: issuer is the
+// trust root's issuer, sealed when the record was sealed, a where its commitment is anchored, and s the
+// issuer's current signing key.
+func SignIssuerJWT(payload []byte, issuer string, sealed time.Time, a DisclosureAnchor, commitment string, s Signer) (string, error) {
 	var claims map[string]any
 	if err := json.Unmarshal(payload, &claims); err != nil {
-		return "", err
+		return "", refuse("sd_payload: %v", err)
 	}
-	claims["iss"] = strings.TrimRight(s.PublicURL, "/")
-	claims["iat"] = r.CreatedAt.Unix()
+	claims["iss"] = issuer
+	claims["iat"] = sealed.Unix()
 	claims["seald"] = map[string]string{"network": a.Network, "chain_id": a.ChainID, "contract": a.Contract,
-		"token_id": a.TokenID, "commitment": r.Disclosure}
-	header, _ := json.Marshal(map[string]string{"alg": "EdDSA", "typ": SDJWTType, "kid": KeyID(s.Secrets.PublicKey())})
-	body, err := json.Marshal(claims)
-	if err != nil {
-		return "", err
-	}
+		"token_id": a.TokenID, "commitment": commitment}
+	header, _ := json.Marshal(map[string]string{"alg": "EdDSA", "typ": SDJWTType, "kid": KeyID(s.PublicKey())})
+	body, _ := json.Marshal(claims) // values just decoded always encode again
 	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(body)
-	return input + "." + base64.RawURLEncoding.EncodeToString(s.Secrets.Sign([]byte(input))), nil
+	return input + "." + base64.RawURLEncoding.EncodeToString(s.Sign([]byte(input))), nil
 }
 
-// sdJWTOf joins an issuer JWT and disclosures into an SD-JWT without key binding.
-func sdJWTOf(jwt string, disclosures []string) string {
+// JoinSDJWT joins an issuer JWT and disclosures into an SD-JWT without key binding: "JWT~d1~…~dn~".
+func JoinSDJWT(jwt string, disclosures []string) string {
 	var b strings.Builder
 	b.WriteString(jwt)
 	b.WriteByte('~')
@@ -64,29 +61,29 @@ func sdJWTOf(jwt string, disclosures []string) string {
 func (p *Presentation) CheckSDJWT(commitment string, keys map[string]ed25519.PublicKey) (string, error) {
 	parts := strings.Split(p.SDJWT, "~")
 	if len(parts) < 2 || parts[len(parts)-1] != "" {
-		return "", errors.New("sd_jwt is not an SD-JWT without key binding (JWT~disclosures~)")
+		return "", refuse("sd_jwt is not an SD-JWT without key binding (JWT~disclosures~)")
 	}
 	jwt, discl := parts[0], parts[1:len(parts)-1]
 	seg := strings.Split(jwt, ".")
 	if len(seg) != 3 {
-		return "", errors.New("sd_jwt: the issuer JWT is not a compact JWS")
+		return "", refuse("sd_jwt: the issuer JWT is not a compact JWS")
 	}
 	hb, err1 := base64.RawURLEncoding.DecodeString(seg[0])
 	pb, err2 := base64.RawURLEncoding.DecodeString(seg[1])
 	sig, err3 := base64.RawURLEncoding.DecodeString(seg[2])
 	if err1 != nil || err2 != nil || err3 != nil {
-		return "", errors.New("sd_jwt: the issuer JWT is not base64url")
+		return "", refuse("sd_jwt: the issuer JWT is not base64url")
 	}
 	var h struct{ Alg, Typ, Kid string }
 	if json.Unmarshal(hb, &h) != nil || h.Alg != "EdDSA" {
-		return "", errors.New("sd_jwt: the issuer JWT is not EdDSA")
+		return "", refuse("sd_jwt: the issuer JWT is not EdDSA")
 	}
 	pub, ok := keys[h.Kid]
 	if !ok {
-		return "", fmt.Errorf("sd_jwt: signed by key %q, which the issuer does not list", h.Kid)
+		return "", refuse("sd_jwt: signed by key %q, which the issuer does not list", h.Kid)
 	}
 	if !ed25519.Verify(pub, []byte(seg[0]+"."+seg[1]), sig) {
-		return "", errors.New("sd_jwt: the issuer's signature does not match")
+		return "", refuse("sd_jwt: the issuer's signature does not match")
 	}
 	var claims struct {
 		SD    json.RawMessage   `json:"_sd"`
@@ -99,20 +96,21 @@ func (p *Presentation) CheckSDJWT(commitment string, keys map[string]ed25519.Pub
 	}
 	if json.Unmarshal(pb, &claims) != nil || json.Unmarshal(p.SDPayload, &payload) != nil ||
 		string(compactJSON(claims.SD)) != string(compactJSON(payload.SD)) || claims.Alg != payload.Alg {
-		return "", errors.New("sd_jwt: its _sd digests are not the presentation's payload")
+		return "", refuse("sd_jwt: its _sd digests are not the presentation's payload")
 	}
 	want := map[string]string{"network": p.Network, "chain_id": p.ChainID, "contract": p.Contract, "token_id": p.TokenID, "commitment": commitment}
 	for k, v := range want {
 		if !strings.EqualFold(claims.Seald[k], v) {
-			return "", fmt.Errorf("sd_jwt: its seald.%s is %q, not the presentation's %q", k, claims.Seald[k], v)
+			return "", refuse("sd_jwt: its seald.%s is %q, not the presentation's %q", k, claims.Seald[k], v)
 		}
 	}
 	if strings.Join(discl, "~") != strings.Join(p.Disclosures, "~") {
-		return "", errors.New("sd_jwt: its disclosures are not the presentation's")
+		return "", refuse("sd_jwt: its disclosures are not the presentation's")
 	}
 	return h.Kid, nil
 }
 
+// compactJSON is b without insignificant space, to compare two encodings of the same _sd array.
 func compactJSON(b json.RawMessage) []byte {
 	var v any
 	if json.Unmarshal(b, &v) != nil {

@@ -1,4 +1,4 @@
-package seald
+package proof
 
 import (
 	"crypto/ed25519"
@@ -6,30 +6,28 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 
 	"seald.dev/seald/jcs"
 )
 
-// ProofVersion is the format version of the proof bundles seald makes. Version 1 bundles (seald before the
+// Version is the format version of the proof bundles seald makes. Version 1 bundles (seald before the
 // trust root) are still read and checked; verifiers refuse versions they do not know.
-const ProofVersion = 2
+const Version = 2
 
-// Proof is a record's proof bundle: everything needed to check, without calling seald, that the data with
+// Bundle is a record's proof bundle: everything needed to check, without calling seald, that the data with
 // this hash was anchored on the chain as this token, and that seald vouched for the record. It is the
 // `proof` member of a verification result with ?proof=1, the file GET /v/{reference}/proof.json serves, and
 // the file `seald proof verify` reads. Who the issuer is (its chain, contract, anchoring address and keys) is
 // not taken from the bundle: a verifier checks the bundle against the issuer's trust root (TrustRoot).
-type Proof struct {
+type Bundle struct {
 	Version     int      `json:"version"`
 	Reference   string   `json:"reference"`
 	Hash        string   `json:"hash"`        // lowercase hex SHA-256 of the RFC 8785 canonical data
 	CID         string   `json:"cid"`         // IPFS CID of the stored (encrypted) envelope
 	Network     string   `json:"network"`     // POLYGON or EOS
 	ChainID     string   `json:"chain_id"`    // decimal EIP-155 chain id
-	ChainName   string   `json:"chain_name"`  // the chain in words (Chain.Name); says so for a development chain
+	ChainName   string   `json:"chain_name"`  // the chain in words (seald.Chain.Name); says so for a development chain
 	Contract    string   `json:"contract"`    // SealRegistry address
 	TokenID     string   `json:"token_id"`    // decimal
 	Leaf        string   `json:"leaf"`        // 0x hex, the Merkle leaf binding token id and hash
@@ -44,7 +42,7 @@ type Proof struct {
 
 // File is the bundle as the file the public page and the console download and `seald proof verify` reads:
 // indented JSON ending in a newline, named after the record's reference.
-func (p *Proof) File() (name string, body []byte, err error) {
+func (p *Bundle) File() (name string, body []byte, err error) {
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return "", nil, err
@@ -74,7 +72,7 @@ type signedFields struct {
 // Digest is what the service signs. Version 2: SHA-256 of "seald proof v2\n" followed by the RFC 8785
 // canonical JSON of every member of the bundle but signature, so that no member can be changed without
 // breaking the signature. Version 1: SHA-256 over the JSON of the identifying members only.
-func (p *Proof) Digest() [32]byte {
+func (p *Bundle) Digest() [32]byte {
 	if p.Version == 1 {
 		b, _ := json.Marshal(signedFields{
 			Version: strconv.Itoa(p.Version), Reference: p.Reference, Hash: p.Hash, CID: p.CID,
@@ -95,11 +93,18 @@ func (p *Proof) Digest() [32]byte {
 	return sha256.Sum256(append([]byte("seald proof v2\n"), c...))
 }
 
-// proofMembers is Proof without its methods, to embed in Digest's view of it.
-type proofMembers Proof
+// proofMembers is Bundle without its methods, to embed in Digest's view of it.
+type proofMembers Bundle
+
+// Signer signs digests with an issuer's current Ed25519 key; its public half is published in the trust root.
+// The service's keys (package secret) are one; Sign and SignIssuerJWT take it so that no key bytes leave it.
+type Signer interface {
+	Sign(digest []byte) []byte
+	PublicKey() ed25519.PublicKey
+}
 
 // Sign sets KeyID, PublicKey and Signature with the service's key.
-func (p *Proof) Sign(s Signer) {
+func (p *Bundle) Sign(s Signer) {
 	if p.Version >= 2 {
 		p.KeyID = KeyID(s.PublicKey())
 	}
@@ -110,34 +115,34 @@ func (p *Proof) Sign(s Signer) {
 
 // VerifySignature checks the signature against the public key in the bundle, and that the key id names
 // that key. Whether the key is the issuer's is for the trust root to say (TrustRoot.Check).
-func (p *Proof) VerifySignature() error {
+func (p *Bundle) VerifySignature() error {
 	pub, err := base64.StdEncoding.DecodeString(p.PublicKey)
 	if err != nil || len(pub) != ed25519.PublicKeySize {
-		return errors.New("public key is not a base64 Ed25519 key")
+		return refuse("public key is not a base64 Ed25519 key")
 	}
 	if p.Version >= 2 && p.KeyID != KeyID(pub) {
-		return fmt.Errorf("key_id %q does not name the bundle's public key (%s)", p.KeyID, KeyID(pub))
+		return refuse("key_id %q does not name the bundle's public key (%s)", p.KeyID, KeyID(pub))
 	}
 	sig, err := base64.StdEncoding.DecodeString(p.Signature)
 	if err != nil || len(sig) != ed25519.SignatureSize {
-		return errors.New("signature is not a base64 Ed25519 signature")
+		return refuse("signature is not a base64 Ed25519 signature")
 	}
 	d := p.Digest()
 	if !ed25519.Verify(pub, d[:], sig) {
-		return errors.New("signature does not match the bundle")
+		return refuse("signature does not match the bundle")
 	}
 	return nil
 }
 
-// ParseProof decodes a proof bundle and checks its shape (not its truth). Anything that is not a bundle is
-// an EINVALID error naming the member at fault.
-func ParseProof(b []byte) (*Proof, error) {
-	var p Proof
+// Parse decodes a proof bundle and checks its shape (not its truth). Anything that is not a bundle is
+// refused, naming the member at fault.
+func Parse(b []byte) (*Bundle, error) {
+	var p Bundle
 	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, Errorf(EINVALID, "not a proof bundle: %v", err)
+		return nil, refuse("not a proof bundle: %v", err)
 	}
-	if p.Version < 1 || p.Version > ProofVersion {
-		return nil, Errorf(EINVALID, "proof bundle version %d is not supported (seald reads 1 to %d)", p.Version, ProofVersion)
+	if p.Version < 1 || p.Version > Version {
+		return nil, refuse("proof bundle version %d is not supported (seald reads 1 to %d)", p.Version, Version)
 	}
 	for _, f := range []struct{ name, v string }{
 		{"reference", p.Reference}, {"hash", p.Hash}, {"network", p.Network}, {"chain_id", p.ChainID},
@@ -145,14 +150,14 @@ func ParseProof(b []byte) (*Proof, error) {
 		{"tx_hash", p.TxHash}, {"public_key", p.PublicKey}, {"signature", p.Signature},
 	} {
 		if f.v == "" {
-			return nil, Errorf(EINVALID, "proof bundle: %s is missing", f.name)
+			return nil, refuse("proof bundle: %s is missing", f.name)
 		}
 	}
 	if !IsHash(p.Hash) {
-		return nil, Errorf(EINVALID, "proof bundle: hash must be 64 lowercase hex digits")
+		return nil, refuse("proof bundle: hash must be 64 lowercase hex digits")
 	}
 	if _, err := strconv.ParseUint(p.TokenID, 10, 64); err != nil {
-		return nil, Errorf(EINVALID, "proof bundle: token_id %q is not a decimal token id", p.TokenID)
+		return nil, refuse("proof bundle: token_id %q is not a decimal token id", p.TokenID)
 	}
 	return &p, nil
 }

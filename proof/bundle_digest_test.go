@@ -1,4 +1,4 @@
-package seald_test
+package proof_test
 
 import (
 	"crypto/sha256"
@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"seald.dev/seald"
 	"seald.dev/seald/jcs"
+	"seald.dev/seald/proof"
 )
 
 // digestByMap is the version 2 digest spelled the long way: the proof's JSON as a map, its signature
 // member deleted, in canonical form. Digest must give the same bytes, or every bundle signed so far would
 // stop verifying, here and in the offline verifiers.
-func digestByMap(t *testing.T, p *seald.Proof) [32]byte {
+func digestByMap(t *testing.T, p *proof.Bundle) [32]byte {
 	t.Helper()
 	b, err := json.Marshal(p)
 	if err != nil {
@@ -37,16 +37,16 @@ func digestByMap(t *testing.T, p *seald.Proof) [32]byte {
 // TestProofDigestIsTheCanonicalFormWithoutSignature checks Digest against digestByMap on proofs with every
 // member set or empty, characters encoding/json escapes, and a signature that must not count.
 func TestProofDigestIsTheCanonicalFormWithoutSignature(t *testing.T) {
-	full := seald.Proof{Version: 2, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
+	full := proof.Bundle{Version: 2, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
 		CID: "bafkreib", Network: "POLYGON", ChainID: "137", ChainName: "Polygon <dev> & \"test\" é \u2028", Contract: "0xC0",
 		TokenID: "18446744073709551615", Leaf: "0x01", MerklePath: []string{"0x02", "0x03"}, Root: "0x04", TxHash: "0x05",
 		BlockNumber: 1 << 53, KeyID: "0123456789abcdef", PublicKey: "cHVi", Signature: "c2ln"}
-	empty := seald.Proof{Version: 2}
+	empty := proof.Bundle{Version: 2}
 	nilPath := full
 	nilPath.MerklePath = nil
 	emptyPath := full
 	emptyPath.MerklePath = []string{}
-	for name, p := range map[string]seald.Proof{"full": full, "empty": empty, "nil path": nilPath, "empty path": emptyPath} {
+	for name, p := range map[string]proof.Bundle{"full": full, "empty": empty, "nil path": nilPath, "empty path": emptyPath} {
 		if got, want := p.Digest(), digestByMap(t, &p); got != want {
 			t.Errorf("%s: digest %x, want %x", name, got, want)
 		}
@@ -59,7 +59,7 @@ func TestProofDigestIsTheCanonicalFormWithoutSignature(t *testing.T) {
 }
 
 func BenchmarkProofDigest(b *testing.B) {
-	p := seald.Proof{Version: 2, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
+	p := proof.Bundle{Version: 2, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
 		CID: "bafkreib", Network: "POLYGON", ChainID: "137", ChainName: "Polygon", Contract: "0xC0", TokenID: "42",
 		KeyID: "0123456789abcdef", PublicKey: "cHVi"}
 	for b.Loop() {

@@ -1,11 +1,9 @@
-package seald
+package proof
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -66,85 +64,12 @@ const (
 	TypePresentation      = "seald-presentation"
 )
 
-// Disclosure returns the disclosure package of a record to its owner (or the operator). A record sealed
-// before selective disclosure has no commitment (EINVALID); one not anchored yet is ECONFLICT; an erased
-// one is EGONE, for good: its salts went with its key. The package holds the data, so it is guarded as the
-// download is: the project must allow downloads, and a record's password is needed.
-func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password string) (*DisclosurePackage, error) {
-	r, err := s.owned(ctx, c, reference)
-	if err != nil {
-		return nil, err
-	}
-	if r.Erased() {
-		return nil, Errorf(EGONE, "record %s was erased on %s: its disclosures are destroyed and no package can be made again; presentations made before still verify",
-			r.Reference, r.ErasedAt.UTC().Format("2006-01-02T15:04:05Z"))
-	}
-	if r.Disclosure == "" {
-		return nil, Errorf(EINVALID, "record %s was sealed before selective disclosure: it has no disclosure commitment", r.Reference)
-	}
-	if r.TokenID == 0 || r.BatchID == 0 {
-		return nil, Errorf(ECONFLICT, "record %s is not anchored yet (state %s): ask again once it is ANCHORED", r.Reference, r.State)
-	}
-	b, err := s.Store.Batch(ctx, r.BatchID)
-	if err != nil {
-		return nil, err
-	}
-	if b.State != BatchConfirmed {
-		return nil, Errorf(ECONFLICT, "record %s is not anchored yet (state %s): ask again once it is ANCHORED", r.Reference, r.State)
-	}
-	if r.DisclosurePath == nil {
-		// Sealed by this version but batched by an earlier one (a rolling upgrade): its commitment is not on chain.
-		return nil, Errorf(EINVALID, "record %s was anchored without its disclosure commitment, so it has no disclosure package", r.Reference)
-	}
-	if !r.Downloadable {
-		// The package holds every member's value: a project that keeps its data from being downloaded keeps it
-		// from this too.
-		return nil, Errorf(EINVALID, "the data of record %s is not downloadable, so no disclosure package is given", reference)
-	}
-	if err := s.checkPassword(ctx, r, password); err != nil {
-		return nil, err
-	}
-	canon, err := s.recordData(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	secret, err := s.Secrets.DisclosureSecret(r.Reference, r.DataKey)
-	if err != nil {
-		return nil, err
-	}
-	sd, err := BuildSD(canon, secret)
-	if err != nil {
-		return nil, err
-	}
-	if hex.EncodeToString(sd.Commitment[:]) != r.Disclosure {
-		return nil, &Error{Code: EINTERNAL, Op: "Disclosure", Message: "the disclosures do not match the record's commitment"}
-	}
-	ch := s.Chains[r.Network]
-	pkg := &DisclosurePackage{
-		Type: TypeDisclosurePackage, Version: DisclosureVersion, Reference: r.Reference,
-		DisclosureAnchor: DisclosureAnchor{Network: r.Network, ChainID: ch.ChainID, ChainName: ch.Name(),
-			Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10), MerklePath: r.DisclosurePath,
-			Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber},
-		SDPayload: sd.Payload, Commitment: r.Disclosure, Disclosures: sd.Disclosures,
-	}
-	jwt, err := s.issuerJWT(r, sd.Payload, pkg.DisclosureAnchor)
-	if err != nil {
-		return nil, err
-	}
-	all := make([]string, len(sd.Disclosures))
-	for i, d := range sd.Disclosures {
-		all[i] = d.Disclosure
-	}
-	pkg.SDJWT = sdJWTOf(jwt, all)
-	return pkg, nil
-}
-
 // ParseMemberPath reads a member path of `seald disclose --members`: a JSON pointer ("/grades/math",
 // "/items/0", RFC 6901 escapes) or dotted names ("grades.math", "items.0"). It returns the JSON pointer.
 func ParseMemberPath(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", Errorf(EINVALID, "empty member path")
+		return "", refuse("empty member path")
 	}
 	if strings.HasPrefix(s, "/") {
 		return s, nil
@@ -152,7 +77,7 @@ func ParseMemberPath(s string) (string, error) {
 	parts := strings.Split(s, ".")
 	for i, p := range parts {
 		if p == "" {
-			return "", Errorf(EINVALID, "member path %q has an empty name", s)
+			return "", refuse("member path %q has an empty name", s)
 		}
 		parts[i] = pointerToken(p)
 	}
@@ -161,7 +86,7 @@ func ParseMemberPath(s string) (string, error) {
 
 // Present makes a presentation of the members at pointers (ParseMemberPath): each member with everything
 // beneath it, and its ancestors' disclosures (whose values hold only digests of their other members). A
-// pointer the package has no member for is EINVALID.
+// pointer the package has no member for is refused.
 func (p *DisclosurePackage) Present(pointers []string) (*Presentation, error) {
 	keep := map[string]bool{}
 	for _, ptr := range pointers {
@@ -172,7 +97,7 @@ func (p *DisclosurePackage) Present(pointers []string) (*Presentation, error) {
 			}
 		}
 		if !found {
-			return nil, Errorf(EINVALID, "the package has no member %s", ptr)
+			return nil, refuse("the package has no member %s", ptr)
 		}
 		for a := ptr; ; {
 			i := strings.LastIndex(a, "/")
@@ -191,7 +116,7 @@ func (p *DisclosurePackage) Present(pointers []string) (*Presentation, error) {
 		}
 	}
 	if jwt, _, ok := strings.Cut(p.SDJWT, "~"); ok && jwt != "" {
-		out.SDJWT = sdJWTOf(jwt, out.Disclosures)
+		out.SDJWT = JoinSDJWT(jwt, out.Disclosures)
 	}
 	return out, nil
 }
@@ -200,27 +125,27 @@ func (p *DisclosurePackage) Present(pointers []string) (*Presentation, error) {
 func ParsePresentation(b []byte) (*Presentation, error) {
 	var p Presentation
 	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, Errorf(EINVALID, "not a presentation: %v", err)
+		return nil, refuse("not a presentation: %v", err)
 	}
 	if p.Type != TypePresentation {
-		return nil, Errorf(EINVALID, "not a presentation: type is %q, not %q", p.Type, TypePresentation)
+		return nil, refuse("not a presentation: type is %q, not %q", p.Type, TypePresentation)
 	}
 	if p.Version != DisclosureVersion {
-		return nil, Errorf(EINVALID, "presentation version %d is not supported (seald reads %d)", p.Version, DisclosureVersion)
+		return nil, refuse("presentation version %d is not supported (seald reads %d)", p.Version, DisclosureVersion)
 	}
 	for _, f := range []struct{ name, v string }{
 		{"network", p.Network}, {"chain_id", p.ChainID}, {"contract", p.Contract}, {"token_id", p.TokenID},
 		{"root", p.Root}, {"tx_hash", p.TxHash},
 	} {
 		if f.v == "" {
-			return nil, Errorf(EINVALID, "presentation: %s is missing", f.name)
+			return nil, refuse("presentation: %s is missing", f.name)
 		}
 	}
 	if _, err := strconv.ParseUint(p.TokenID, 10, 64); err != nil {
-		return nil, Errorf(EINVALID, "presentation: token_id %q is not a decimal token id", p.TokenID)
+		return nil, refuse("presentation: token_id %q is not a decimal token id", p.TokenID)
 	}
 	if len(p.SDPayload) == 0 {
-		return nil, Errorf(EINVALID, "presentation: sd_payload is missing")
+		return nil, refuse("presentation: sd_payload is missing")
 	}
 	return &p, nil
 }
@@ -235,13 +160,13 @@ func ParseDisclosurePackage(b []byte) (*DisclosurePackage, error) {
 	}
 	var p DisclosurePackage
 	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, Errorf(EINVALID, "not a disclosure package: %v", err)
+		return nil, refuse("not a disclosure package: %v", err)
 	}
 	if p.Type != TypeDisclosurePackage || p.Version != DisclosureVersion {
-		return nil, Errorf(EINVALID, "not a disclosure package of version %d (type %q, version %d)", DisclosureVersion, p.Type, p.Version)
+		return nil, refuse("not a disclosure package of version %d (type %q, version %d)", DisclosureVersion, p.Type, p.Version)
 	}
 	if len(p.SDPayload) == 0 || p.TokenID == "" || p.Root == "" {
-		return nil, Errorf(EINVALID, "disclosure package: sd_payload, token_id or root is missing")
+		return nil, refuse("disclosure package: sd_payload, token_id or root is missing")
 	}
 	return &p, nil
 }
@@ -257,37 +182,37 @@ type Revealed struct {
 // Reveal checks a presentation's disclosures against its SD payload (RFC 9901 section 7.1): every
 // disclosure's digest must appear exactly once in the payload or in a disclosed parent, and nothing else may
 // be in it; it returns the disclosed members and the payload's commitment. Any mismatch (an altered value,
-// name or path) is EINVALID.
+// name or path) is refused.
 func (p *Presentation) Reveal() (*Revealed, error) {
 	payload, err := jcs.Canonicalize(bytes.TrimSpace(p.SDPayload))
 	if err != nil {
-		return nil, Errorf(EINVALID, "presentation: sd_payload: %v", err)
+		return nil, refuse("presentation: sd_payload: %v", err)
 	}
 	var top map[string]any
 	if err := decodeNumbers(payload, &top); err != nil || top == nil {
-		return nil, Errorf(EINVALID, "presentation: sd_payload is not a JSON object")
+		return nil, refuse("presentation: sd_payload is not a JSON object")
 	}
 	if alg, _ := top["_sd_alg"].(string); alg != SDAlg {
-		return nil, Errorf(EINVALID, "presentation: _sd_alg must be %q", SDAlg)
+		return nil, refuse("presentation: _sd_alg must be %q", SDAlg)
 	}
 	delete(top, "_sd_alg")
 	r := &revealer{byDigest: map[string]int{}, used: make([]bool, len(p.Disclosures))}
 	for i, enc := range p.Disclosures {
 		d := SDDigest(enc)
 		if _, dup := r.byDigest[d]; dup {
-			return nil, Errorf(EINVALID, "disclosure %d is given twice", i+1)
+			return nil, refuse("disclosure %d is given twice", i+1)
 		}
 		r.byDigest[d] = i
 		raw, err := base64.RawURLEncoding.DecodeString(enc)
 		if err != nil {
-			return nil, Errorf(EINVALID, "disclosure %d is not base64url", i+1)
+			return nil, refuse("disclosure %d is not base64url", i+1)
 		}
 		var arr []any
 		if err := decodeNumbers(raw, &arr); err != nil || len(arr) < 2 || len(arr) > 3 {
-			return nil, Errorf(EINVALID, "disclosure %d is not a JSON array of 2 or 3 elements", i+1)
+			return nil, refuse("disclosure %d is not a JSON array of 2 or 3 elements", i+1)
 		}
 		if _, ok := arr[0].(string); !ok {
-			return nil, Errorf(EINVALID, "disclosure %d: its salt is not a string", i+1)
+			return nil, refuse("disclosure %d: its salt is not a string", i+1)
 		}
 		r.arrays = append(r.arrays, arr)
 	}
@@ -297,7 +222,7 @@ func (p *Presentation) Reveal() (*Revealed, error) {
 	}
 	for i, u := range r.used {
 		if !u {
-			return nil, Errorf(EINVALID, "disclosure %d is not in the sealed payload: its value, name or place was altered", i+1)
+			return nil, refuse("disclosure %d is not in the sealed payload: its value, name or place was altered", i+1)
 		}
 	}
 	members, err := json.Marshal(out)
@@ -327,7 +252,7 @@ func (r *revealer) take(d string) ([]any, bool, error) {
 		return nil, false, nil
 	}
 	if r.used[i] {
-		return nil, false, Errorf(EINVALID, "disclosure %d is referenced twice by the payload", i+1)
+		return nil, false, refuse("disclosure %d is referenced twice by the payload", i+1)
 	}
 	r.used[i] = true
 	return r.arrays[i], true, nil
@@ -354,12 +279,12 @@ func (r *revealer) walk(pointer string, v any) (any, error) {
 		}
 		list, ok := sd.([]any)
 		if !ok {
-			return nil, Errorf(EINVALID, "presentation: _sd at %q is not an array", pointer)
+			return nil, refuse("presentation: _sd at %q is not an array", pointer)
 		}
 		for _, e := range list {
 			d, ok := e.(string)
 			if !ok {
-				return nil, Errorf(EINVALID, "presentation: _sd at %q holds a non-string digest", pointer)
+				return nil, refuse("presentation: _sd at %q holds a non-string digest", pointer)
 			}
 			arr, ok, err := r.take(d)
 			if err != nil {
@@ -369,14 +294,14 @@ func (r *revealer) walk(pointer string, v any) (any, error) {
 				continue
 			}
 			if len(arr) != 3 {
-				return nil, Errorf(EINVALID, "a disclosure of an array element stands for a member of %q", pointer)
+				return nil, refuse("a disclosure of an array element stands for a member of %q", pointer)
 			}
 			name, ok := arr[1].(string)
 			if !ok || name == "_sd" || name == "..." {
-				return nil, Errorf(EINVALID, "a disclosure in %q has no valid member name", pointer)
+				return nil, refuse("a disclosure in %q has no valid member name", pointer)
 			}
 			if _, dup := out[name]; dup {
-				return nil, Errorf(EINVALID, "member %q of %q is disclosed twice", name, pointer)
+				return nil, refuse("member %q of %q is disclosed twice", name, pointer)
 			}
 			p := pointer + "/" + pointerToken(name)
 			r.paths = append(r.paths, p)
@@ -401,7 +326,7 @@ func (r *revealer) walk(pointer string, v any) (any, error) {
 						continue
 					}
 					if len(arr) != 2 {
-						return nil, Errorf(EINVALID, "a disclosure of a member stands for an element of %q", pointer)
+						return nil, refuse("a disclosure of a member stands for an element of %q", pointer)
 					}
 					r.paths = append(r.paths, p)
 					w, err := r.walk(p, arr[1])
