@@ -5,6 +5,8 @@ import (
 	"crypto/ed25519"
 	"seald.dev/seald/proof"
 	"time"
+
+	"seald.dev/seald/proof"
 )
 
 // The service by area: each interface is declared here once and implemented once, by *Service. A consumer

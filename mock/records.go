@@ -5,6 +5,7 @@ import (
 	"seald.dev/seald/proof"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // RecordService fakes seald.RecordService with one function field per method; a test sets the ones its handler calls.

@@ -15,6 +15,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/pipeline"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/secret"
 	"seald.dev/seald/sqlite"
 )
