@@ -3,7 +3,6 @@ package seald
 import (
 	"context"
 	"crypto/ed25519"
-	"seald.dev/seald/proof"
 	"time"
 
 	"seald.dev/seald/proof"

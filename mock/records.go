@@ -2,7 +2,6 @@ package mock
 
 import (
 	"context"
-	"seald.dev/seald/proof"
 
 	"seald.dev/seald"
 	"seald.dev/seald/proof"

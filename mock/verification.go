@@ -3,7 +3,6 @@ package mock
 import (
 	"context"
 	"crypto/ed25519"
-	"seald.dev/seald/proof"
 
 	"seald.dev/seald"
 	"seald.dev/seald/proof"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"seald.dev/seald/proof"
 	"sync"
 	"sync/atomic"
 	"testing"
