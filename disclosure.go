@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash"
@@ -303,14 +302,4 @@ func (b *sdBuilder) disclose(rawName []byte, i int) (sdDigest, int, error) {
 	sum := sha256.Sum256(b.enc)
 	base64.RawURLEncoding.Encode(d[:], sum[:])
 	return d, next, nil
-}
-
-// decodeCommitment parses a record's hex commitment.
-func decodeCommitment(s string) ([32]byte, error) {
-	var c [32]byte
-	if !IsHash(s) {
-		return c, Errorf(EINVALID, "commitment must be 64 lowercase hex digits")
-	}
-	_, err := hex.Decode(c[:], []byte(s))
-	return c, err
 }
