@@ -164,8 +164,8 @@ func (c *scaleCluster) retire(i int) {
 	c.mu.Unlock()
 	// A barrier, not a critical section: taking the write lock waits for every request in flight (each holds
 	// the read lock), and later ones no longer pick instance i.
-	//lint:ignore SA2001 the lock is a barrier: see above
 	c.submitting.Lock()
+	//lint:ignore SA2001 the lock is a barrier: see above
 	c.submitting.Unlock()
 }
 
