@@ -33,4 +33,4 @@ fuzz-ci:
 
 # A bounded soak (SOAK, default 10m) of mixed load against the real binary; figures in /artifacts/soak.
 soak:
-	SEALD_SOAK=$${SOAK:-10m} go test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/seald
+	SEALD_SOAK=$${SOAK:-10m} go test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./e2e

@@ -57,10 +57,9 @@ func closedLoop(ctx context.Context, conns int, warmup, d time.Duration, req Req
 	ctx, cancel := context.WithDeadline(ctx, end.Add(5*time.Second))
 	defer cancel()
 	type worker struct {
-		lat    []time.Duration
-		errs   int64
-		first  error
-		window time.Time
+		lat   []time.Duration
+		errs  int64
+		first error
 	}
 	ws := make([]worker, conns)
 	var wg sync.WaitGroup

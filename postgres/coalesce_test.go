@@ -59,11 +59,9 @@ func newCoalesceFixture(t *testing.T, n int) *coalesceFixture {
 
 // gate blocks the workers' batches until it is opened, counting the lookups it holds.
 type gate struct {
-	open    chan struct{}
-	once    sync.Once
-	held    atomic.Int64 // lookups of the batches waiting at the gate
-	batches atomic.Int64 // batches that reached the gate
-	largest atomic.Int64 // lookups of the largest batch
+	open chan struct{}
+	once sync.Once
+	held atomic.Int64 // lookups of the batches waiting at the gate
 }
 
 func newGate(t *testing.T) *gate {
@@ -73,13 +71,6 @@ func newGate(t *testing.T) *gate {
 }
 
 func (g *gate) wait(n int) {
-	g.batches.Add(1)
-	for {
-		l := g.largest.Load()
-		if int64(n) <= l || g.largest.CompareAndSwap(l, int64(n)) {
-			break
-		}
-	}
 	g.held.Add(int64(n))
 	<-g.open
 	g.held.Add(-int64(n))
@@ -101,11 +92,27 @@ func until(t *testing.T, what string, cond func() bool) {
 // its own ENOTFOUND for a reference that does not exist; the records of its hash in the order they have
 // alone (newest first, then the last inserted first), or none for a hash without records; a key asked
 // twice in one batch gives each caller the same answer in records of its own.
+//
+// The batches are made, not left to the scheduler: one worker, held on a first lookup while a group of
+// lookups (every key of the group twice, at most MaxLookups in all) queues, then released, so that it takes
+// the whole group as one batch every time.
 func TestCoalescedLookupsEachGetTheirOwn(t *testing.T) {
+	withReaders(t, 1)
 	f := newCoalesceFixture(t, 30)
 	h, ctx := f.h, t.Context()
-	g := newGate(t)
-	h.reads.AfterRead = g.wait
+	var hold atomic.Pointer[gate] // the gate the next batch waits at before its read, once
+	h.reads.BeforeRead = func(n int) {
+		if g := hold.Swap(nil); g != nil {
+			g.wait(n)
+		}
+	}
+	var mu sync.Mutex
+	var sizes []int // of every batch, in the order they were read
+	h.reads.AfterRead = func(n int) {
+		mu.Lock()
+		sizes = append(sizes, n)
+		mu.Unlock()
+	}
 
 	type result struct {
 		rec  *seald.Record
@@ -116,38 +123,62 @@ func TestCoalescedLookupsEachGetTheirOwn(t *testing.T) {
 		key    string
 		byHash bool
 	}
+	var keys []ask
+	for _, ref := range f.refs {
+		keys = append(keys, ask{key: ref})
+	}
+	for _, hash := range f.hashes {
+		keys = append(keys, ask{key: hash, byHash: true})
+	}
+	for i := range 5 {
+		keys = append(keys, ask{key: fmt.Sprintf("D-missing-%d", i)})
+		keys = append(keys, ask{key: fmt.Sprintf("%064x", 1000+i), byHash: true})
+	}
 	var asks []ask
-	for round := range 2 { // every key twice
-		for i, ref := range f.refs {
-			if i%2 == round { // interleaved differently in each round
-				asks = append(asks, ask{key: ref})
-			}
-			asks = append(asks, ask{key: ref})
+	results := make([]result, 2*len(keys))
+	const perGroup = sqlstore.MaxLookups / 2 // keys of one batch, each asked twice
+	for lo := 0; lo < len(keys); lo += perGroup {
+		group := keys[lo:min(lo+perGroup, len(keys))]
+		first := len(asks)
+		asks = append(asks, group...)
+		for i := len(group) - 1; i >= 0; i-- { // the second asks of the group's keys, in another order
+			asks = append(asks, group[i])
 		}
-		for _, hash := range f.hashes {
-			asks = append(asks, ask{key: hash, byHash: true})
+
+		g := newGate(t)
+		hold.Store(g)
+		held := make(chan error, 1)
+		go func() {
+			_, err := h.RecordBrief(ctx, f.refs[0])
+			held <- err
+		}()
+		until(t, "the worker held on its first lookup", func() bool { return g.held.Load() == 1 })
+		mu.Lock()
+		sizes = nil
+		mu.Unlock()
+		var wg sync.WaitGroup
+		for i := first; i < len(asks); i++ {
+			a := asks[i]
+			wg.Go(func() {
+				if a.byHash {
+					results[i].recs, results[i].err = h.RecordsByHashBrief(ctx, a.key)
+				} else {
+					results[i].rec, results[i].err = h.RecordBrief(ctx, a.key)
+				}
+			})
 		}
-		for i := range 5 {
-			asks = append(asks, ask{key: fmt.Sprintf("D-missing-%d", i)})
-			asks = append(asks, ask{key: fmt.Sprintf("%064x", 1000+i), byHash: true})
+		until(t, "the group's lookups to be queued", func() bool { return h.reads.Queued() == len(asks)-first })
+		g.release()
+		wg.Wait()
+		if err := <-held; err != nil {
+			t.Fatal(err)
 		}
+		mu.Lock()
+		if want := []int{1, len(asks) - first}; !reflect.DeepEqual(sizes, want) {
+			t.Errorf("batches of %v lookups, want %v: the group was not one batch", sizes, want)
+		}
+		mu.Unlock()
 	}
-	results := make([]result, len(asks))
-	var wg sync.WaitGroup
-	for i, a := range asks {
-		wg.Go(func() {
-			if a.byHash {
-				results[i].recs, results[i].err = h.RecordsByHashBrief(ctx, a.key)
-			} else {
-				results[i].rec, results[i].err = h.RecordBrief(ctx, a.key)
-			}
-		})
-	}
-	until(t, "every lookup to be queued or held", func() bool {
-		return int64(h.reads.Queued())+g.held.Load() == int64(len(asks))
-	})
-	g.release()
-	wg.Wait()
 
 	seen := map[*seald.Record]bool{}
 	for i, a := range asks {
@@ -184,12 +215,6 @@ func TestCoalescedLookupsEachGetTheirOwn(t *testing.T) {
 			t.Errorf("RecordBrief(%s): a record shared with another caller", a.key)
 		}
 		seen[res.rec] = true
-	}
-	if b := g.batches.Load(); b >= int64(len(asks))/4 || g.largest.Load() < 2 {
-		t.Errorf("%d lookups in %d batches, the largest of %d: not coalesced", len(asks), b, g.largest.Load())
-	}
-	if g.largest.Load() > sqlstore.MaxLookups {
-		t.Errorf("a batch of %d lookups, more than %d", g.largest.Load(), sqlstore.MaxLookups)
 	}
 }
 

@@ -2,7 +2,8 @@
 # peers.sh builds the real programs that the integration tests talk to (Kubo, geth, mailpit), and the bench's
 # peer (tessera-peer, tools/tessera: a Trillian-Tessera log that sealbench measures beside seald), from their Go
 # modules at the versions pinned in tools/<name>/go.mod, into a cache outside the repo, and prints one
-# `export SEALD_TEST_<NAME>=<binary>` line per program for `eval`.
+# `export SEALD_TEST_<NAME>=<binary>` line per program for `eval`. It builds staticcheck (tools/staticcheck), which
+# `make test` runs over the repository, the same way.
 #
 #   scripts/peers.sh            build every peer that is missing, print the exports
 #   scripts/peers.sh kubo geth  only these
@@ -19,6 +20,7 @@ peers=(
   "geth    github.com/ethereum/go-ethereum/cmd/geth     geth     SEALD_TEST_GETH"
   "mailpit github.com/axllent/mailpit                   mailpit  SEALD_TEST_MAILPIT"
   "tessera .                                           tessera-peer SEALD_BENCH_TESSERA"
+  "staticcheck honnef.co/go/tools/cmd/staticcheck     staticcheck SEALD_STATICCHECK"
 )
 
 want=("$@")

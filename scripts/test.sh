@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# test.sh is `make test`: it sets up what the tests talk to on this machine, then runs gofmt, go vet and
-# every test with the race detector. Nothing is skipped here: the PostgreSQL server is started when it is
-# down, and the real peer programs (Kubo, geth, mailpit) are built from their pinned tools modules on first use.
+# test.sh is `make test`: it sets up what the tests talk to on this machine, then runs gofmt, go vet, `go mod
+# tidy -diff` (go.mod and go.sum as tidy leaves them), staticcheck (pinned by tools/staticcheck; which checks:
+# staticcheck.conf, unused code among them) and every test with the race detector. Nothing is skipped here:
+# the PostgreSQL server is started when it is down, and the real peer programs (Kubo, geth, mailpit) and
+# staticcheck are built from their pinned tools modules on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +40,8 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
-# -parallel 4: the tests that run in parallel (cmd/seald's that start their own serve, chain, browser or
+go mod tidy -diff
+"$SEALD_STATICCHECK" ./...
+# -parallel 4: the tests that run in parallel (e2e's that start their own serve, chain, browser or
 # cluster) mostly wait on those programs, so four at a time keep two cores busy where two left them idle.
 go test -race -timeout 40m -parallel 4 "$@" ./...

@@ -90,9 +90,6 @@ func (a *apiFlags) explain(err error) error {
 		"(or the --data-dir of the running serve)", a.URL, a.urlFrom, op.Err)
 }
 
-// apiTransport, when set, carries the API commands' requests; tests set it to check them against openapi.json.
-var apiTransport http.RoundTripper
-
 // client builds the API client; keys not given by flag or environment come from the credentials file serve
 // writes on first start, so that a local operator needs no flags at all.
 func (a *apiFlags) client(stderr io.Writer) (*client.Client, error) {
@@ -120,7 +117,7 @@ func (a *apiFlags) client(stderr io.Writer) (*client.Client, error) {
 		return nil, errors.New("no API keys: give --subscription-key and --api-key (or SEALD_SUBSCRIPTION_KEY and SEALD_API_KEY), or --data-dir of a serve that wrote credentials.json")
 	}
 	return client.New(a.URL, client.WithKeys(a.SubscriptionKey, a.APIKey), client.WithRetry(10, 30*time.Second),
-		client.WithHTTPClient(&http.Client{Timeout: 60 * time.Second, Transport: apiTransport})), nil
+		client.WithHTTPClient(&http.Client{Timeout: 60 * time.Second})), nil
 }
 
 // verifyCommand looks a record up by one key and prints it; not found is an error, so the exit status tells.

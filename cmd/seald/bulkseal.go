@@ -22,12 +22,11 @@ import (
 
 // sealLine is one line of a bulk file and what became of it.
 type sealLine struct {
-	n         int // line number, from 1
-	body      []byte
-	sent      bool
-	result    *client.AuthenticationResult
-	err       error
-	requestID string
+	n      int // line number, from 1
+	body   []byte
+	sent   bool
+	result *client.AuthenticationResult
+	err    error
 }
 
 // sealCommand submits every line of a JSONL file (each an authentication request body: data, to, cc,
