@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 
 	"seald.dev/seald"
+	"seald.dev/seald/didweb"
 )
 
 // The API's view of the domain: one small interface per group of handlers, each holding only what that group
@@ -62,6 +63,13 @@ type WebhookKeeper interface {
 	ReplayDelivery(ctx context.Context, c *seald.Caller, deliveryID string) (*seald.Delivery, error)
 }
 
+// IdentityKeeper keeps the domain identity of the caller's business (did:web, issue 41).
+type IdentityKeeper interface {
+	SetIdentity(ctx context.Context, c *seald.Caller, req seald.IdentityRequest) (*seald.Identity, *didweb.Document, error)
+	CheckIdentity(ctx context.Context, c *seald.Caller) (*seald.Identity, *didweb.Document, error)
+	IdentityOf(ctx context.Context, c *seald.Caller) (*seald.Identity, *didweb.Document, error)
+}
+
 // Issuer publishes who this service is: its signing key, its trust root, and the chains it anchors on (named
 // in verification results and /readyz).
 type Issuer interface {
@@ -81,5 +89,6 @@ type Service interface {
 	Discloser
 	TenantUpdater
 	WebhookKeeper
+	IdentityKeeper
 	Issuer
 }

@@ -15,6 +15,8 @@ import (
 
 // Service fakes what httpapi.Server and web.Page call of a *seald.Service.
 type Service struct {
+	// IdentityFns fakes the domain identity operations.
+	IdentityFns
 	AuthenticateFn func(ctx context.Context, subscriptionKey, apiKey string) (*seald.Caller, error)
 
 	VerifyFn func(ctx context.Context, c *seald.Caller, l seald.Lookup) (*seald.Verification, error)
