@@ -51,6 +51,7 @@ type Source interface {
 	IssueProjectKey(ctx context.Context, c *seald.Caller) (string, *seald.Key, error)
 	RotateProjectKey(ctx context.Context, c *seald.Caller, keyID string, overlap time.Duration) (string, *seald.Key, error)
 	RevokeProjectKey(ctx context.Context, c *seald.Caller, keyID string) (*seald.Key, error)
+	IdentitySource
 }
 
 // Throttle counts failed sign-ins in the API's budget of failed authentications (httpapi.Server): ok is
@@ -144,6 +145,9 @@ func (c *Console) init() {
 	mux.HandleFunc("POST /console/keys", c.signedIn(c.issueKey))
 	mux.HandleFunc("POST /console/keys/{id}/rotate", c.signedIn(c.rotateKey))
 	mux.HandleFunc("POST /console/keys/{id}/revoke", c.signedIn(c.revokeKey))
+	mux.HandleFunc("GET /console/identity", c.signedIn(c.identity))
+	mux.HandleFunc("POST /console/identity", c.signedIn(c.setIdentity))
+	mux.HandleFunc("POST /console/identity/check", c.signedIn(c.checkIdentity))
 	mux.Handle("GET /console/assets/{name}", assets)
 	mux.HandleFunc("/console/", func(w http.ResponseWriter, r *http.Request) { c.notFound(w, r, nil) })
 	c.handler = mux
@@ -334,17 +338,18 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, t *
 
 // Templates: one layout, one page each.
 var (
-	signInPage  = pageTemplate("signin.html")
-	recordsPage = pageTemplate("records.html")
-	recordPage  = pageTemplate("record.html")
-	confirmTmpl = pageTemplate("confirm.html")
-	errorPage   = pageTemplate("error.html")
-	sealTmpl    = pageTemplate("seal.html")
-	sealedTmpl  = pageTemplate("sealed.html")
-	hooksTmpl   = pageTemplate("webhooks.html")
-	hookTmpl    = pageTemplate("webhook.html")
-	keysTmpl    = pageTemplate("keys.html")
-	glanceTmpl  = pageTemplate("glance.html")
+	signInPage   = pageTemplate("signin.html")
+	recordsPage  = pageTemplate("records.html")
+	recordPage   = pageTemplate("record.html")
+	confirmTmpl  = pageTemplate("confirm.html")
+	errorPage    = pageTemplate("error.html")
+	sealTmpl     = pageTemplate("seal.html")
+	sealedTmpl   = pageTemplate("sealed.html")
+	hooksTmpl    = pageTemplate("webhooks.html")
+	hookTmpl     = pageTemplate("webhook.html")
+	keysTmpl     = pageTemplate("keys.html")
+	glanceTmpl   = pageTemplate("glance.html")
+	identityTmpl = pageTemplate("identity.html")
 )
 
 var funcs = template.FuncMap{
