@@ -64,13 +64,13 @@ func (m *BatchManifest) ManifestRoot() (root [32]byte, disclosures int, err erro
 		if want := m.FirstTokenID + uint64(i); t.TokenID != want {
 			return root, 0, fmt.Errorf("token %d of the manifest is %d, want %d: tokens must be the batch's, in order, each once", i, t.TokenID, want)
 		}
-		c, err := node(t.ContentNode)
+		c, err := manifestNode(t.ContentNode)
 		if err != nil {
 			return root, 0, fmt.Errorf("token %d: content_node: %v", t.TokenID, err)
 		}
 		content = append(content, c)
 		if t.DisclosureNode != "" {
-			d, err := node(t.DisclosureNode)
+			d, err := manifestNode(t.DisclosureNode)
 			if err != nil {
 				return root, 0, fmt.Errorf("token %d: disclosure_node: %v", t.TokenID, err)
 			}
@@ -107,7 +107,7 @@ func (m *BatchManifest) Check(onChain *[32]byte) error {
 	return nil
 }
 
-func node(s string) ([32]byte, error) {
+func manifestNode(s string) ([32]byte, error) {
 	var out [32]byte
 	b, err := hexutil.Decode(s)
 	if err != nil {
