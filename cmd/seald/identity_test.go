@@ -115,7 +115,7 @@ func TestIdentityThroughBinary(t *testing.T) {
 		t.Fatalf("seald identity show: %v\n%s", err, out)
 	}
 	if r := in.post("/tenant/identity", map[string]any{"domain": "https://" + domain}); r.Status != http.StatusBadRequest ||
-		!strings.Contains(str(r.Body, "error.message"), "domain") {
+		!strings.Contains(str(r.Body, "error"), "domain") {
 		t.Fatalf("a domain with a scheme = %d %s", r.Status, r.Raw)
 	}
 }
