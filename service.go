@@ -60,6 +60,10 @@ type Service struct {
 	WakeWebhooks func()
 	// ErasureLog, when set, records every erasure outside the database (see ErasureLog).
 	ErasureLog ErasureLog
+	// Identities keeps the businesses' domain identities (identity.go); nil turns those operations off.
+	Identities Identities
+	// FetchDID fetches the DID documents of the businesses' domains, through the outbound guard.
+	FetchDID DIDFetcher
 
 	cache tenantCache
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"time"
 
+	"seald.dev/seald/didweb"
 	"seald.dev/seald/proof"
 )
 
@@ -76,3 +77,11 @@ var (
 	_ TenantService       = (*Service)(nil)
 	_ WebhookService      = (*Service)(nil)
 )
+
+// IdentityService keeps the domain identity of the caller's business (did:web, docs/identity.md): the domain
+// claimed and the DID document to publish, the check of what the domain publishes, and the state.
+type IdentityService interface {
+	SetIdentity(ctx context.Context, c *Caller, req IdentityRequest) (*Identity, *didweb.Document, error)
+	CheckIdentity(ctx context.Context, c *Caller) (*Identity, *didweb.Document, error)
+	IdentityOf(ctx context.Context, c *Caller) (*Identity, *didweb.Document, error)
+}

@@ -35,6 +35,7 @@ type Source interface {
 	seald.RecordService
 	seald.VerificationService
 	seald.WebhookService
+	seald.IdentityService
 }
 
 // Throttle counts failed sign-ins in the API's budget of failed authentications (httpapi.Server): ok is
@@ -131,6 +132,9 @@ func (c *Console) init() {
 	mux.HandleFunc("POST /console/webhooks/{id}/delete", c.signedIn(c.deleteWebhook))
 	mux.HandleFunc("POST /console/webhooks/{id}/deliveries/{delivery}/replay", c.signedIn(c.replayDelivery))
 	mux.HandleFunc("GET /console/glance", c.signedIn(c.glance))
+	mux.HandleFunc("GET /console/identity", c.signedIn(c.identity))
+	mux.HandleFunc("POST /console/identity", c.signedIn(c.setIdentity))
+	mux.HandleFunc("POST /console/identity/check", c.signedIn(c.checkIdentity))
 	mux.HandleFunc("GET /console/keys", c.signedIn(c.keys))
 	mux.HandleFunc("POST /console/keys", c.signedIn(c.issueKey))
 	mux.HandleFunc("POST /console/keys/{id}/rotate", c.signedIn(c.rotateKey))
@@ -334,17 +338,18 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, t *
 
 // Templates: one layout, one page each.
 var (
-	signInPage  = pageTemplate("signin.html")
-	recordsPage = pageTemplate("records.html")
-	recordPage  = pageTemplate("record.html")
-	confirmTmpl = pageTemplate("confirm.html")
-	errorPage   = pageTemplate("error.html")
-	sealTmpl    = pageTemplate("seal.html")
-	sealedTmpl  = pageTemplate("sealed.html")
-	hooksTmpl   = pageTemplate("webhooks.html")
-	hookTmpl    = pageTemplate("webhook.html")
-	keysTmpl    = pageTemplate("keys.html")
-	glanceTmpl  = pageTemplate("glance.html")
+	signInPage   = pageTemplate("signin.html")
+	recordsPage  = pageTemplate("records.html")
+	recordPage   = pageTemplate("record.html")
+	confirmTmpl  = pageTemplate("confirm.html")
+	errorPage    = pageTemplate("error.html")
+	sealTmpl     = pageTemplate("seal.html")
+	sealedTmpl   = pageTemplate("sealed.html")
+	hooksTmpl    = pageTemplate("webhooks.html")
+	hookTmpl     = pageTemplate("webhook.html")
+	identityTmpl = pageTemplate("identity.html")
+	keysTmpl     = pageTemplate("keys.html")
+	glanceTmpl   = pageTemplate("glance.html")
 )
 
 var funcs = template.FuncMap{

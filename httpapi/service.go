@@ -10,4 +10,5 @@ type Service interface {
 	seald.VerificationService
 	seald.TenantService
 	seald.WebhookService
+	seald.IdentityService
 }

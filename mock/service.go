@@ -15,6 +15,7 @@ type Service struct {
 	VerificationService
 	TenantService
 	WebhookService
+	IdentityService
 }
 
 var (
@@ -22,6 +23,7 @@ var (
 	_ seald.VerificationService = (*Service)(nil)
 	_ seald.TenantService       = (*Service)(nil)
 	_ seald.WebhookService      = (*Service)(nil)
+	_ seald.IdentityService     = (*Service)(nil)
 )
 
 func unset(fake, name string) { panic("mock: " + fake + "." + name + "Fn is not set") }

@@ -58,6 +58,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Sweep", sweepTests},
 		{"Locks", lockTests},
 		{"Webhooks", webhookTests},
+		{"Identities", identityTests},
 		{"Erasure", erasureTests},
 		{"Database", databaseTests},
 	}

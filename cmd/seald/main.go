@@ -80,6 +80,10 @@ API commands (talk to a running serve over HTTP):
   webhook rm ID                           delete a webhook
   webhook deliveries ID                   its latest deliveries: state, attempts, last attempt, next try
   webhook replay DELIVERY_ID              send a delivery's event again, with the same event id
+  identity set DOMAIN [--rotate-key]      claim a domain for the business (did:web); prints the DID document
+                                          to publish at https://DOMAIN/.well-known/did.json
+  identity check                          fetch the published DID document now: verified, or why not
+  identity show                           the business's domain identity and its DID document
 
 The operator commands take --data-dir and --database (also SEALD_DATA_DIR, SEALD_DATABASE) and open only a
 store that serve created. The API commands take --url, --subscription-key and --api-key (also SEALD_URL,
@@ -165,6 +169,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		case "add", "list", "rm", "deliveries", "replay":
 			return webhookCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
 		}
+	case "identity":
+		switch sub {
+		case "set", "check", "show":
+			return identityCommand(ctx, sub, rest[1:], getenv, stdout, stderr)
+		}
 	case "version", "--version", "-version":
 		if _, err := parseArgs(newFlagSet("version", "", stderr), rest, getenv); err != nil {
 			return err
@@ -190,7 +199,7 @@ func joinArgs(a, b string) string {
 }
 
 // groups are the commands that take a subcommand.
-var groups = map[string]bool{"tenant": true, "key": true, "keys": true, "record": true, "project": true, "proof": true, "trust": true, "webhook": true}
+var groups = map[string]bool{"tenant": true, "key": true, "keys": true, "record": true, "project": true, "proof": true, "trust": true, "webhook": true, "identity": true}
 
 // groupUsage is the part of the usage about one command group, with the lines that continue it.
 func groupUsage(cmd string) string {

@@ -247,6 +247,7 @@ func (a *App) assemble(ctx context.Context, opts Options) error {
 		Retry: pipeline.WebhookRetry{Min: cfg.WebhookRetryMin, Max: cfg.WebhookRetryMax, For: cfg.WebhookRetryFor},
 	}
 	svc.Webhooks, svc.CheckWebhookTarget, svc.WakeWebhooks = store, sender.CheckURL, deliverer.Wake
+	svc.Identities, svc.FetchDID = store, didFetcher(allow)
 	metrics := newMetrics(store, parts, cfg.MaxBacklog)
 	pipe.Observer = metrics
 	a.Pipeline, a.Deliverer, a.Metrics = pipe, deliverer, metrics

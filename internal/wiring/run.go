@@ -36,6 +36,7 @@ func (a *App) Run(ctx context.Context) error {
 		_ = pipeline.Every(workCtx, cfg.RetentionEvery, logger, "retention", retentionSweep(a.Service))
 	})
 	wg.Go(func() { _ = a.Deliverer.Run(workCtx) })
+	wg.Go(func() { _ = pipeline.Every(workCtx, IdentityEvery, logger, "identity", identitySweep(a.Service)) })
 	if a.metricsServer != nil {
 		go func() {
 			if err := a.metricsServer.Serve(a.metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
