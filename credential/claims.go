@@ -2,6 +2,7 @@ package credential
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -59,6 +60,12 @@ func checkValue(p string, v any) error {
 			if err := checkValue(fmt.Sprintf("%s/%d", p, i), e); err != nil {
 				return err
 			}
+		}
+	case float64:
+		// JSON-LD makes an integral number below 10^21 an xsd:integer; json-gold does so only within int64
+		// and writes a larger one as an xsd:double, so the two canonical forms would differ.
+		if a := math.Abs(v); a == math.Trunc(a) && a >= 1<<63 && a < 1e21 {
+			return &ClaimError{Member: p, Reason: fmt.Sprintf("the integer %.0f lies between 2^63 and 10^21, which JSON-LD libraries canonicalize differently; seal it as a string", v)}
 		}
 	case string:
 		for _, r := range v {
