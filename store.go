@@ -400,6 +400,7 @@ type Store interface {
 	Revocations
 	Locks
 	Webhooks
+	CredentialStatuses
 	Close() error
 }
 

@@ -42,6 +42,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/verification/api/v1/disclosure", s.authenticate(s.disclosure))
 	handle("GET", "/.well-known/seald-key", s.publicKey)
 	handle("GET", "/.well-known/seald-trust.json", s.trustRoot)
+	s.credentialRoutes(handle)
 	handle("GET", "/healthz", s.healthz)
 	handle("GET", "/readyz", s.readyz)
 	handle("GET", "/openapi.json", s.openapi)

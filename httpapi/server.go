@@ -45,6 +45,9 @@ type Server struct {
 	Metrics func(route string, status int, d time.Duration)
 	// MetricsHandler serves /metrics when set.
 	MetricsHandler http.Handler
+	// Credentials issues records as verifiable credentials and serves their public documents; nil leaves
+	// the credential operations out.
+	Credentials CredentialPublisher
 
 	limits           *limiters
 	failures         *failureTable

@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Locks", lockTests},
 		{"Webhooks", webhookTests},
 		{"Erasure", erasureTests},
+		{"CredentialStatuses", credentialStatusTests},
 		{"Database", databaseTests},
 	}
 	for _, g := range groups {

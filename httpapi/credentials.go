@@ -1,0 +1,97 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"seald.dev/seald"
+)
+
+// CredentialPublisher issues records as verifiable credentials and publishes what their verifiers read: the
+// issuer's DID document, seald's JSON-LD context and the status lists (a *seald.Credentials).
+type CredentialPublisher interface {
+	Credential(ctx context.Context, c *seald.Caller, reference, password, format string) (*seald.IssuedCredential, error)
+	DIDDocument() (map[string]any, error)
+	StatusListCredential(ctx context.Context, purpose string, list int64) ([]byte, error)
+	StatusListToken(ctx context.Context, list int64) (string, error)
+}
+
+var _ CredentialPublisher = (*seald.Credentials)(nil)
+
+// credentialRoutes adds the credential operations (docs/credentials.md) when the server has a publisher.
+func (s *Server) credentialRoutes(handle func(method, path string, h http.HandlerFunc)) {
+	if s.Credentials == nil {
+		return
+	}
+	handle("GET", "/verification/api/v1/credential", s.authenticate(s.credential))
+	handle("GET", seald.DIDDocumentPath, s.didDocument)
+	handle("GET", seald.ContextPath, s.credentialContext)
+	handle("GET", seald.StatusListPath+"{purpose}/{list}", s.statusList)
+	handle("GET", seald.StatusListTokenPath+"{list}", s.statusListToken)
+}
+
+// credential gives a record's owner its credential; it holds the data, so it is guarded as the download is.
+func (s *Server) credential(w http.ResponseWriter, r *http.Request) {
+	format := r.URL.Query().Get("format")
+	s.passwordGuarded(w, r, func(ctx context.Context, c *seald.Caller, ref, password string) (any, error) {
+		return s.Credentials.Credential(ctx, c, ref, password, format)
+	})
+}
+
+// publicDocument writes a public document verifiers fetch, which their caches may keep for maxAge seconds.
+func publicDocument(w http.ResponseWriter, contentType string, maxAge int, body []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "public, max-age="+strconv.Itoa(maxAge))
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Write(body)
+}
+
+func (s *Server) didDocument(w http.ResponseWriter, r *http.Request) {
+	doc, err := s.Credentials.DIDDocument()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// Short: a rotated key must show soon, and a retired one stays listed.
+	publicDocument(w, "application/did+json", int(seald.StatusListMaxAge.Seconds()), b)
+}
+
+func (s *Server) credentialContext(w http.ResponseWriter, r *http.Request) {
+	b, _ := seald.CredentialContext()
+	publicDocument(w, "application/ld+json", 86400, b)
+}
+
+func (s *Server) statusList(w http.ResponseWriter, r *http.Request) {
+	list, err := seald.ParseStatusList(r.PathValue("list"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, err := s.Credentials.StatusListCredential(r.Context(), r.PathValue("purpose"), list)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	publicDocument(w, seald.MediaTypeVC, int(seald.StatusListMaxAge.Seconds()), b)
+}
+
+func (s *Server) statusListToken(w http.ResponseWriter, r *http.Request) {
+	list, err := seald.ParseStatusList(r.PathValue("list"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	jwt, err := s.Credentials.StatusListToken(r.Context(), list)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	publicDocument(w, "application/statuslist+jwt", int(seald.StatusListMaxAge.Seconds()), []byte(jwt))
+}
