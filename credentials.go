@@ -40,7 +40,7 @@ const StatusListMaxAge = 30 * time.Second
 
 // Public paths of the credentials' documents, under the service's public URL.
 const (
-	DIDDocumentPath     = "/.well-known/did.json"
+	DIDDocumentPath     = "/.well-known/did.json" // the paths also written in httpapi/routes.go
 	ContextPath         = "/credentials/contexts/v1"
 	StatusListPath      = "/credentials/status/" // + {purpose}/{list}
 	StatusListTokenPath = "/credentials/status-tokens/"

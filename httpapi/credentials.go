@@ -20,20 +20,15 @@ type CredentialPublisher interface {
 
 var _ CredentialPublisher = (*seald.Credentials)(nil)
 
-// credentialRoutes adds the credential operations (docs/credentials.md) when the server has a publisher.
-func (s *Server) credentialRoutes(handle func(method, path string, h http.HandlerFunc)) {
-	if s.Credentials == nil {
-		return
-	}
-	handle("GET", "/verification/api/v1/credential", s.authenticate(s.credential))
-	handle("GET", seald.DIDDocumentPath, s.didDocument)
-	handle("GET", seald.ContextPath, s.credentialContext)
-	handle("GET", seald.StatusListPath+"{purpose}/{list}", s.statusList)
-	handle("GET", seald.StatusListTokenPath+"{list}", s.statusListToken)
-}
+// credentialsOff is the answer of the credential operations of a server without a publisher.
+var credentialsOff = seald.Errorf(seald.ENOTFOUND, "this service does not issue credentials")
 
 // credential gives a record's owner its credential; it holds the data, so it is guarded as the download is.
 func (s *Server) credential(w http.ResponseWriter, r *http.Request) {
+	if s.Credentials == nil {
+		s.writeError(w, r, credentialsOff)
+		return
+	}
 	format := r.URL.Query().Get("format")
 	s.passwordGuarded(w, r, func(ctx context.Context, c *seald.Caller, ref, password string) (any, error) {
 		return s.Credentials.Credential(ctx, c, ref, password, format)
@@ -49,6 +44,10 @@ func publicDocument(w http.ResponseWriter, contentType string, maxAge int, body 
 }
 
 func (s *Server) didDocument(w http.ResponseWriter, r *http.Request) {
+	if s.Credentials == nil {
+		s.writeError(w, r, credentialsOff)
+		return
+	}
 	doc, err := s.Credentials.DIDDocument()
 	if err != nil {
 		s.writeError(w, r, err)
@@ -64,11 +63,19 @@ func (s *Server) didDocument(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) credentialContext(w http.ResponseWriter, r *http.Request) {
+	if s.Credentials == nil {
+		s.writeError(w, r, credentialsOff)
+		return
+	}
 	b, _ := seald.CredentialContext()
 	publicDocument(w, "application/ld+json", 86400, b)
 }
 
 func (s *Server) statusList(w http.ResponseWriter, r *http.Request) {
+	if s.Credentials == nil {
+		s.writeError(w, r, credentialsOff)
+		return
+	}
 	list, err := seald.ParseStatusList(r.PathValue("list"))
 	if err != nil {
 		s.writeError(w, r, err)
@@ -83,6 +90,10 @@ func (s *Server) statusList(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) statusListToken(w http.ResponseWriter, r *http.Request) {
+	if s.Credentials == nil {
+		s.writeError(w, r, credentialsOff)
+		return
+	}
 	list, err := seald.ParseStatusList(r.PathValue("list"))
 	if err != nil {
 		s.writeError(w, r, err)
