@@ -58,6 +58,8 @@ func TestIndependentVerifier(t *testing.T) {
 	claims["unicode"] = "Zoë – 学位 😀"
 	claims["nested"] = map[string]any{"deep": []any{[]any{1.0, "x"}, map[string]any{}}, "empty": []any{}}
 	claims["prénom"] = "Élodie"
+	// Objects that cannot be read as claims are signed as JSON literals (@json).
+	claims["customer"] = map[string]any{"id": 42.0, "@type": "x", "type": []any{"a", 1.5}, "nested": map[string]any{"id": "S-1", "bell": "\u0007"}}
 	f := Facts{ID: "urn:seald:D-1", Issuer: did, ValidFrom: time.Now().Add(-time.Hour), Claims: claims,
 		Anchor: &Anchor{Network: "polygon", ChainID: "137", Contract: "0xabc", TokenID: "7", Transaction: "0xdef", BlockNumber: 9,
 			ContentHash: "00", Leaf: "0x01", MerkleRoot: "0x02", MerklePath: []string{"0x03"}},

@@ -65,11 +65,16 @@ type Key struct {
 // Issue makes the signed W3C VC 2.0 credential of f. The claims are checked first (a *ClaimError names a
 // member that cannot be a claim); created is the proof's creation time.
 func Issue(f Facts, k Key, created time.Time) (map[string]any, error) {
-	if err := CheckClaims(f.Claims); err != nil {
+	ctx := []any{ContextV2, ContextSeald}
+	literal, err := jsonClaims(f.Claims)
+	if err != nil {
 		return nil, err
 	}
+	if len(literal) > 0 {
+		ctx = append(ctx, literal)
+	}
 	doc := map[string]any{
-		"@context":          []any{ContextV2, ContextSeald},
+		"@context":          ctx,
 		"type":              []any{"VerifiableCredential", CredentialType},
 		"issuer":            f.Issuer,
 		"validFrom":         xsdTime(f.ValidFrom),
@@ -213,3 +218,26 @@ func Verify(credential []byte, resolve Resolver) (string, error) {
 	}
 	return vm, nil
 }
+
+// jsonClaims checks the claims, and returns the inline context that makes a top-level member a JSON literal
+// (@type @json, canonicalized by RFC 8785) when its value is an object that could not be read as claims
+// (a nested "id" or "type", a name beginning with @...): such an object is then signed as one JSON value, not
+// as claims of its own. A member whose name itself cannot be a claim, or a top-level value or array at fault,
+// is refused with a *ClaimError.
+func jsonClaims(claims map[string]any) (map[string]any, error) {
+	terms := map[string]any{}
+	for _, k := range sortedKeys(claims) {
+		err := CheckClaims(map[string]any{k: claims[k]})
+		if err == nil {
+			continue
+		}
+		if _, isObject := claims[k].(map[string]any); !isObject || checkName(k) != "" {
+			return nil, err
+		}
+		terms[k] = map[string]any{"@id": claimsVocab + k, "@type": "@json"}
+	}
+	return terms, nil
+}
+
+// claimsVocab is the @vocab of seald's context: the IRI prefix of every claim.
+const claimsVocab = "https://seald.dev/ns/claims#"

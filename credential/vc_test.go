@@ -78,15 +78,13 @@ func TestIssueVerify(t *testing.T) {
 func TestClaimRefusals(t *testing.T) {
 	k, _ := testKey(t)
 	for data, member := range map[string]string{
-		`{"@context":"x"}`:            "/@context",
-		`{"a":{"@id":"x"}}`:           "/a/@id",
-		`{"id":"S-1"}`:                "/id",
-		`{"list":[{"type":"x"}]}`:     "/list/0/type",
-		`{"first name":"x"}`:          "/first name",
-		`{"a:b":1}`:                   "/a:b",
-		`{"":1}`:                      "/",
-		`{"bell":"\u0007"}`:           "/bell",
-		`{"ok":1,"x/y":{"iss":"me"}}`: "/x~1y/iss",
+		`{"@context":"x"}`:        "/@context",
+		`{"id":"S-1"}`:            "/id",
+		`{"list":[{"type":"x"}]}`: "/list/0/type",
+		`{"first name":"x"}`:      "/first name",
+		`{"a:b":1}`:               "/a:b",
+		`{"":1}`:                  "/",
+		`{"bell":"\u0007"}`:       "/bell",
 	} {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(data), &m); err != nil {
