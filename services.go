@@ -85,3 +85,14 @@ type IdentityService interface {
 	CheckIdentity(ctx context.Context, c *Caller) (*Identity, *didweb.Document, error)
 	IdentityOf(ctx context.Context, c *Caller) (*Identity, *didweb.Document, error)
 }
+
+// CredentialService issues records as verifiable credentials (docs/credentials.md) and serves what their
+// verifiers fetch: the issuer's DID document and the signed status lists.
+type CredentialService interface {
+	Credential(ctx context.Context, c *Caller, reference, password, format string) (*IssuedCredential, error)
+	DIDDocument() (map[string]any, error)
+	StatusListCredential(ctx context.Context, purpose string, list int64) ([]byte, error)
+	StatusListToken(ctx context.Context, list int64) (string, error)
+}
+
+var _ CredentialService = (*Credentials)(nil)

@@ -401,6 +401,7 @@ type Store interface {
 	Locks
 	Webhooks
 	Identities
+	CredentialStatuses
 	Close() error
 }
 

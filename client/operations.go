@@ -11,14 +11,15 @@ import (
 
 // Paths of the operations, as in /openapi.json.
 const (
-	pathVerify    = "/verification/api/v1/verify/"
-	pathSeal      = "/svc-data/data/authentication/ipfs/sm-%s/email"
-	pathStatus    = "/authentication-status/get/status"
-	pathUpdate    = "/authentication-status/update/status"
-	pathGenerate  = "/svc-file/api/v1/ovi/generator"
-	pathDownload  = "/svc-data/data/download"
-	pathDisclose  = "/verification/api/v1/disclosure"
-	pathPublicKey = "/.well-known/seald-key"
+	pathVerify     = "/verification/api/v1/verify/"
+	pathSeal       = "/svc-data/data/authentication/ipfs/sm-%s/email"
+	pathStatus     = "/authentication-status/get/status"
+	pathUpdate     = "/authentication-status/update/status"
+	pathGenerate   = "/svc-file/api/v1/ovi/generator"
+	pathDownload   = "/svc-data/data/download"
+	pathDisclose   = "/verification/api/v1/disclosure"
+	pathCredential = "/verification/api/v1/credential"
+	pathPublicKey  = "/.well-known/seald-key"
 )
 
 // VerifyOption changes a verification call.
@@ -184,6 +185,25 @@ func (c *Client) Download(ctx context.Context, reference, password string) (json
 // (docs/disclosure.md). It is guarded as Download is: password is needed when the record was sealed with one.
 func (c *Client) DisclosurePackage(ctx context.Context, reference, password string) (json.RawMessage, error) {
 	return c.guarded(ctx, pathDisclose, reference, password)
+}
+
+// Credential returns a record's verifiable credential (docs/credentials.md) as the API's data member:
+// {"format", "media_type", "issuer", "credential"}, the credential a W3C VC 2.0 object for format "vc" (or
+// "") and an SD-JWT VC string for "sd-jwt-vc". It is guarded as the download is (password may be "").
+func (c *Client) Credential(ctx context.Context, reference, password, format string) (json.RawMessage, error) {
+	h := http.Header{}
+	if password != "" {
+		h.Set("X-Data-Password", password)
+	}
+	q := url.Values{"reference": {reference}}
+	if format != "" {
+		q.Set("format", format)
+	}
+	var out json.RawMessage
+	if err := c.do(ctx, request{method: http.MethodGet, path: pathCredential, query: q, header: h, auth: true}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // guarded reads what a record's password guards (its data, its disclosure package) from path.

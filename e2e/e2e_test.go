@@ -468,6 +468,20 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	// Credentials (issue 42): each operation once, its answers checked against openapi.json; TestCredentials
+	// checks the credentials themselves with independent verifiers.
+	t.Run("credential", func(t *testing.T) {
+		r := in.get("/verification/api/v1/credential?reference=" + ref)
+		if r.Status != 200 || str(r.Body, "data.format") != "vc" || !strings.HasPrefix(str(r.Body, "data.issuer"), "did:web:") {
+			t.Errorf("credential: %d %s", r.Status, r.Raw)
+		}
+		for _, p := range []string{"/.well-known/did.json", "/credentials/contexts/v1", "/credentials/status/revocation/0", "/credentials/status-tokens/0"} {
+			if r := in.callWith("GET", p, nil, nil); r.Status != 200 {
+				t.Errorf("GET %s: %d %s", p, r.Status, r.Raw)
+			}
+		}
+	})
+
 	// Erasure (issue 19): its answers, the 410 of download and the erased_time members are checked against
 	// openapi.json like every other answer here; TestErasure checks what erasure keeps and removes.
 	t.Run("erase", func(t *testing.T) {

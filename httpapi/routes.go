@@ -45,6 +45,12 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/verification/api/v1/disclosure", s.authenticate(s.disclosure))
 	handle("GET", "/.well-known/seald-key", s.publicKey)
 	handle("GET", "/.well-known/seald-trust.json", s.trustRoot)
+	// Records as verifiable credentials and what their verifiers fetch (credentials.go, docs/credentials.md).
+	handle("GET", "/verification/api/v1/credential", s.authenticate(s.credential))
+	handle("GET", "/.well-known/did.json", s.didDocument)
+	handle("GET", "/credentials/contexts/v1", s.credentialContext)
+	handle("GET", "/credentials/status/{purpose}/{list}", s.statusList)
+	handle("GET", "/credentials/status-tokens/{list}", s.statusListToken)
 	handle("GET", "/healthz", s.healthz)
 	handle("GET", "/readyz", s.readyz)
 	handle("GET", "/openapi.json", s.openapi)

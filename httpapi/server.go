@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/netip"
 	"time"
+
+	"seald.dev/seald"
 )
 
 // DefaultBodyLimit bounds the request bodies of a Server that does not say: 1 MiB.
@@ -45,6 +47,9 @@ type Server struct {
 	Metrics func(route string, status int, d time.Duration)
 	// MetricsHandler serves /metrics when set.
 	MetricsHandler http.Handler
+	// Credentials issues records as verifiable credentials and serves their public documents; nil leaves
+	// the credential operations out.
+	Credentials seald.CredentialService
 
 	limits           *limiters
 	failures         *failureTable

@@ -94,7 +94,7 @@ func TestRouteWithoutAuthenticationChangesNothing(t *testing.T) {
 	}
 	ref := rec.Reference
 
-	s := &Server{Service: svc, Logger: slog.New(slog.DiscardHandler)}
+	s := &Server{Service: svc, Logger: slog.New(slog.DiscardHandler), Credentials: &seald.Credentials{Service: svc, Statuses: st}}
 	s.Handler() // sets the limits and failure tables up
 	type call struct {
 		h      http.HandlerFunc
@@ -117,6 +117,7 @@ func TestRouteWithoutAuthenticationChangesNothing(t *testing.T) {
 		"POST /webhooks/deliveries/{id}/replay":                    {s.replayDelivery, "", ""},
 		"GET /svc-data/data/download":                              {s.download, "?reference=" + ref, ""},
 		"GET /verification/api/v1/disclosure":                      {s.disclosure, "?reference=" + ref, ""},
+		"GET /verification/api/v1/credential":                      {s.credential, "?reference=" + ref, ""},
 	}
 	for _, route := range authenticatedRoutes(t) {
 		if _, ok := calls[route]; !ok && !strings.HasPrefix(route, "GET "+verifyPrefix) && !strings.HasPrefix(route, "POST "+verifyPrefix) {

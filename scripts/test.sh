@@ -28,6 +28,11 @@ fi
 if [ ! -d tools/verify-sdjwt/node_modules/@sd-jwt/core ]; then
   (cd tools/verify-sdjwt && npm ci --no-audit --no-fund --silent)
 fi
+# The independent credential checker (tools/verify-vc: Node, Digital Bazaar's vc stack with the eddsa-rdfc-2022
+# cryptosuite and the bitstring status list, and @sd-jwt/sd-jwt-vc) of seald's verifiable credentials; pinned the same way.
+if [ ! -d tools/verify-vc/node_modules/@digitalbazaar/vc ]; then
+  (cd tools/verify-vc && npm ci --no-audit --no-fund --silent)
+fi
 # axe-core, which the browser tests run on every state of the verification page; pinned the same way.
 if [ ! -d tools/axe/node_modules/axe-core ]; then
   (cd tools/axe && npm ci --no-audit --no-fund --silent)

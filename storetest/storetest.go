@@ -60,6 +60,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Webhooks", webhookTests},
 		{"Identities", identityTests},
 		{"Erasure", erasureTests},
+		{"CredentialStatuses", credentialStatusTests},
 		{"Database", databaseTests},
 	}
 	for _, g := range groups {

@@ -141,13 +141,17 @@ func checkDoc(name, doc string, cmds map[string]map[string]flagInfo, bench, metr
 // mention is accepted only on a line (a command joined across its continuation lines) that names one of
 // them. A flag not here, and not seald's, fails the check.
 var foreignFlags = map[string][]string{
-	"cid-version": {"ipfs add"},
-	"raw-leaves":  {"ipfs add"},
-	"profile":     {"ipfs init"},
-	"dev":         {"geth"},
-	"http":        {"geth"}, // --http.corsdomain
-	"rm":          {"docker"},
-	"require":     {"verify-sdjwt/verify.mjs"},
+	"cid-version":         {"ipfs add"},
+	"raw-leaves":          {"ipfs add"},
+	"profile":             {"ipfs init"},
+	"dev":                 {"geth"},
+	"http":                {"geth"}, // --http.corsdomain
+	"rm":                  {"docker"},
+	"require":             {"verify-sdjwt/verify.mjs"},
+	"base":                {"verify-vc/verify.mjs"},
+	"allow-http-loopback": {"verify-vc/verify.mjs"},
+	"present":             {"verify-vc/verify.mjs"},
+	"out":                 {"verify-vc/verify.mjs"},
 }
 
 func foreign(flag, line string) bool {

@@ -310,6 +310,8 @@ func (a *App) buildServer() error {
 		TrustedProxies: cfg.TrustedProxies,
 		GatewayURL:     cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, CanonicalCID: ipfs.Canonical, Page: parts.Page,
 		Ready: parts.Ready(a.Store), Metrics: a.Metrics.Request,
+		// Records as verifiable credentials, issued under the service's own did:web (credentials.go).
+		Credentials: &seald.Credentials{Service: a.Service, Statuses: a.Store},
 	}
 	if cfg.Metrics == "api" {
 		api.MetricsHandler = a.Metrics.Handler()
