@@ -34,7 +34,7 @@ var readmeNotAsWritten = map[string]string{
 	`kill $SERVE; wait $SERVE`: "the harness stops its serve with SIGTERM, as kill does, and waits for it to exit",
 	`seald proof verify proof.json --trust trust.json --rpc $RPC; echo "exit $?"`:  readmeBash,
 	`seald verify --reference $REF; echo "exit $?"`:                                readmeBash,
-	`seald verify --reference D-nonexistent; echo "exit $?"`:                       readmeBash,
+	`seald verify --token-id 999999; echo "exit $?"`:                               readmeBash,
 	`seald verify --hash; echo "exit $?"`:                                          readmeBash,
 	`seald proof verify proof2.json --trust trust.json --rpc $RPC; echo "exit $?"`: readmeBash,
 }
