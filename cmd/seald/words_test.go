@@ -1,10 +1,13 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"seald.dev/seald/internal/wiring"
 )
 
 // TestPublicWording (issue 44 item 7): what a newcomer reads, the README and the openapi.json every serve
@@ -36,5 +39,32 @@ func TestPublicWording(t *testing.T) {
 	}
 	if !strings.Contains(string(api), "Why two shapes") || !strings.Contains(string(api), "from `data` when `success` is false") {
 		t.Error("docs/api.md does not say why verification puts its error message in data")
+	}
+}
+
+// TestReadmeForNewcomers (issue 44 item 12): the README's configuration table has a row for every flag of
+// serve (four were missing: --public-rpc, --anchor-gas-limit, --contract-transfer-events, --eos-finality);
+// it lists what `make test` needs installed, says that the generator seals an I- record and where
+// `proof verify --trust URL` pins, and says in the README itself that the Dockerfile and compose file were
+// never built here.
+func TestReadmeForNewcomers(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	_, table, _ := strings.Cut(readme, "\n## Configuration\n")
+	table, _, _ = strings.Cut(table, "\n## ")
+	var cfg wiring.Config
+	wiring.FlagSet("serve", &cfg, true).VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(table, "`--"+f.Name+"`") {
+			t.Errorf("the README's configuration table has no row for --%s (%s)", f.Name, f.Usage)
+		}
+	})
+	for _, want := range []string{"PostgreSQL", "npm", "Chromium", "jq", "with an I- reference", "~/.config/seald/trust/",
+		"--trust-pin-dir", "have never been built or run"} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("the README does not say %q", want)
+		}
 	}
 }
