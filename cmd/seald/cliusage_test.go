@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"seald.dev/seald"
 )
 
 // TestCLIUsageOnce (issue 44 item 8): a usage error is one message on stderr, with the likely command and where
@@ -60,4 +62,11 @@ func TestCLIMessagesNameWhatTheyShow(t *testing.T) {
 		t.Errorf("tenant update: exit %d, %q %q; want %q", code, stdout, stderr, want)
 	}
 	in.stop()
+}
+
+// TestDevelopmentChainWord: the CLI's verify tells a development record by the words seald.Chain.Name writes.
+func TestDevelopmentChainWord(t *testing.T) {
+	if developmentChain != seald.DevelopmentChain {
+		t.Errorf("developmentChain %q, seald.DevelopmentChain %q", developmentChain, seald.DevelopmentChain)
+	}
 }
