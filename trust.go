@@ -352,7 +352,7 @@ func (t *TrustRoot) unlisted(key string) error {
 		}
 		current += ")"
 	}
-	return fmt.Errorf("signing key %s is not one this trust root lists%s. If the issuer rotated its signing key after "+
+	return fmt.Errorf("signing key %s is not one the issuer lists in this trust root%s. If the issuer rotated its signing key after "+
 		"this trust root was saved, the trust root is older than the bundle's key: refresh it with "+
 		"'seald trust export --out trust.json' against the issuer's serve, or pass --trust %s%s, which fetches "+
 		"the current one, and check again. Otherwise the bundle was not signed by this issuer",
