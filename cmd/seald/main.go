@@ -189,13 +189,13 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	if groups[cmd] {
 		msg := fmt.Sprintf("unknown command %q", joinArgs(cmd, sub))
 		if s := suggest(sub, subcommands[cmd]); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", cmd+" "+s)
+			return usageError("%s; did you mean %q? run 'seald %s -h' for its subcommands", msg, cmd+" "+s, cmd)
 		}
 		return usageError("%s; run 'seald %s -h' for its subcommands", msg, cmd)
 	}
 	msg := fmt.Sprintf("unknown command %q", cmd)
 	if s := suggest(cmd, commands); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
+		return usageError("%s; did you mean %q? run 'seald -h' for the list of commands", msg, s)
 	}
 	return usageError("%s; run 'seald -h' for the list of commands", msg)
 }

@@ -98,10 +98,10 @@ func (h *helpText) Error() string { return "help requested" }
 func (h *helpText) Is(target error) bool { return target == flag.ErrHelp }
 
 // suggest returns the candidate closest to s in edit distance, if it is close enough to be a likely typo
-// (at most a third of its letters wrong), or "". Written here: a dozen lines, and no library's fuzzy matching
+// (two edits at most), or "". Written here: a dozen lines, and no library's fuzzy matching
 // would choose differently among twenty names.
 func suggest(s string, candidates []string) string {
-	best, bestD := "", len(s)/3+1
+	best, bestD := "", 3 // two edits at most: a transposition (sael for seal) is two
 	for _, c := range candidates {
 		if d := editDistance(s, c); d < bestD {
 			best, bestD = c, d
