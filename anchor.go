@@ -40,28 +40,40 @@ type Chain struct {
 	PublicRPC string
 }
 
-// Name says which chain this is in words, for people: "Polygon PoS (chain 137)", "Polygon Amoy testnet
-// (chain 80002)", "EOS EVM mainnet (17777)", "EOS EVM testnet (15557)", another EOS EVM chain as "EOS EVM
-// (chain id N)", and for the embedded chain "development chain (chain 1337), not Polygon".
-// blockchain_network stays POLYGON or EOS as the seed says; this is what a reader is shown beside it.
+// Name says which chain this is in words, for people, by its chain id alone (PublicChain): "Polygon PoS
+// (chain 137)", "Polygon Amoy testnet (chain 80002)", "EOS EVM mainnet (17777)", "EOS EVM testnet (15557)";
+// a development chain (the embedded one, and any chain id not a public network's, which evm.NewAnchorer marks
+// Development however it was reached) is "seald development chain (chain 1337), not Polygon"; any other
+// chain is named by its id and not called Polygon or EOS EVM.
+// blockchain_network stays POLYGON or EOS as the original API says; this is what a reader is shown beside it.
 func (c Chain) Name() string {
 	if c.Development {
-		return fmt.Sprintf("seald development chain (chain %s), not %s", c.ChainID, networkWord(c.Network))
+		return fmt.Sprintf("%s (chain %s), not %s", DevelopmentChain, c.ChainID, networkWord(c.Network))
 	}
-	if c.Network == NetworkEOS {
-		switch c.ChainID {
-		case EOSEVMMainnet:
-			return "EOS EVM mainnet (" + c.ChainID + ")"
-		case EOSEVMTestnet:
-			return "EOS EVM testnet (" + c.ChainID + ")"
-		}
-		return fmt.Sprintf("EOS EVM (chain id %s)", c.ChainID)
-	}
-	known := map[string]string{"137": "Polygon PoS", "80002": "Polygon Amoy testnet", "80001": "Polygon Mumbai testnet"}
-	if n, ok := known[c.ChainID]; ok {
+	switch n, ok := PublicChain(c.ChainID); {
+	case ok && (c.ChainID == EOSEVMMainnet || c.ChainID == EOSEVMTestnet):
+		return n + " (" + c.ChainID + ")"
+	case ok:
 		return fmt.Sprintf("%s (chain %s)", n, c.ChainID)
 	}
-	return fmt.Sprintf("%s-compatible chain %s", networkWord(c.Network), c.ChainID)
+	return fmt.Sprintf("chain %s, a development or private chain: not a public Polygon or EOS EVM network", c.ChainID)
+}
+
+// DevelopmentChain starts the Name of every development chain, so that a client of the API (the CLI's verify)
+// can tell from chain_name alone what the page tells from the record: an anchor there proves nothing to others.
+const DevelopmentChain = "seald development chain"
+
+// publicChains are the public networks seald anchors on, by chain id. It is the one rule by which the page,
+// the API's answers, the trust root and the CLI name a chain and decide whether an anchor on it is evidence
+// for anyone but the issuer: any other chain id is a development (or private) chain, whatever the flag that
+// reached it, and a record on it is never shown as proven.
+var publicChains = map[string]string{"137": "Polygon PoS", "80002": "Polygon Amoy testnet",
+	EOSEVMMainnet: "EOS EVM mainnet", EOSEVMTestnet: "EOS EVM testnet"}
+
+// PublicChain returns the name of the public network with that decimal chain id, and false for any other.
+func PublicChain(chainID string) (name string, ok bool) {
+	name, ok = publicChains[chainID]
+	return name, ok
 }
 
 // The chain ids of EOS EVM's public networks (decimal, as in Chain.ChainID).

@@ -232,6 +232,10 @@ func ParseWebhookURL(raw string) (*url.URL, error) {
 	if err != nil {
 		return nil, Errorf(EINVALID, "url is not a valid URL")
 	}
+	if u.Scheme == "" {
+		// example.com/hook: no scheme at all, which `not ""` did not make plain.
+		return nil, Errorf(EINVALID, "url %q has no scheme: give the whole URL, such as https://%s", raw, strings.TrimPrefix(raw, "//"))
+	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, Errorf(EINVALID, "url must be an http or https URL, not %q", u.Scheme)
 	}

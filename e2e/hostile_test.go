@@ -459,7 +459,6 @@ func TestIJSONRefused(t *testing.T) {
 	for data, want := range map[string]string{
 		`{"a":9007199254740993}`:    "data.a: number 9007199254740993 would become 9007199254740992",
 		`{"a":[-9007199254740993]}`: "data.a[0]: number -9007199254740993 would become -9007199254740992",
-		`{"b":1e-400}`:              "data.b: number 1e-400 would become 0",
 		`{"a":"\uffff"}`:            "RFC 7493",
 		`{"\ufdd0":1}`:              "RFC 7493",
 	} {

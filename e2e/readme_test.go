@@ -21,14 +21,27 @@ import (
 // listed here fails the test, and so does an entry that is no longer in the README: the two cannot drift
 // apart.
 var readmeNotAsWritten = map[string]string{
-	`seald() { go run ./cmd/seald "$@"; }`: "not run: every later `seald` line runs the binary this test built, with the same arguments",
-	`seald serve &`: "run by the harness as a child process on a temporary working directory (data dir ./seald-data there, " +
+	`go build -o bin/seald ./cmd/seald && export PATH="$PWD/bin:$PATH"`: "not run: every later `seald` line runs the binary this test built, with the same arguments",
+	`cd "$(mktemp -d)"`: "the harness works in a temporary directory already",
+	`RPC=http://${SEALD_CHAIN_RPC_ADDR:-127.0.0.1:8545}`: "RPC is set to http://127.0.0.1:8545, which is rewritten to the harness's chain port",
+	`seald serve --webhook-allow 127.0.0.1 &`: "run by the harness as a child process on a temporary working directory (data dir ./seald-data there, " +
 		"as the default), on a free port (which it writes to seald-data/serve.url, read by the next lines), with " +
-		"--chain-rpc-addr on a free port (the proof lines' --rpc is rewritten to it), --webhook-allow 127.0.0.1 as the " +
-		"webhook paragraph says, --batch-wait 100ms and --rate-limit 0",
-	`until [ -s seald-data/serve.url ]; do sleep 1; done`: "the harness has waited for serve to listen already",
-	`kill %1`: "the harness stops its serve with SIGTERM, as kill does, and waits for it to exit",
+		"--chain-rpc-addr on a free port (the proof lines' --rpc is rewritten to it), --webhook-allow 127.0.0.1, " +
+		"--batch-wait 100ms and --rate-limit 0",
+	`SERVE=$!`: "the harness keeps its serve's process",
+	`for i in $(seq 120); do [ -s seald-data/serve.url ] && break; kill -0 $SERVE || break; sleep 1; done`:   "the harness has waited for serve to listen already",
+	`[ -s seald-data/serve.url ] || echo "serve did not start: its messages above say why (a port in use?)"`: "the harness fails if serve does not start",
+	`kill $SERVE; wait $SERVE`: "the harness stops its serve with SIGTERM, as kill does, and waits for it to exit",
+	`seald proof verify proof.json --trust trust.json --rpc $RPC; echo "exit $?"`:  readmeBash,
+	`seald verify --reference $REF; echo "exit $?"`:                                readmeBash,
+	`seald verify --token-id 999999; echo "exit $?"`:                               readmeBash,
+	`seald verify --hash; echo "exit $?"`:                                          readmeBash,
+	`seald proof verify proof2.json --trust trust.json --rpc $RPC; echo "exit $?"`: readmeBash,
 }
+
+// readmeBash is why a line that shows an exit status is not run here: TestReadmeWalkthrough runs the block in
+// bash and checks the status each prints.
+const readmeBash = "run by TestReadmeWalkthrough, in bash, which checks the exit status it prints"
 
 // handFilled matches what a reader would have to fill in by hand in a command of a README sh block: a
 // <placeholder>, an elision (…), or an identifier pasted from one run's answer (a reference, a business,
@@ -89,13 +102,13 @@ func TestReadmeHandFilledCheck(t *testing.T) {
 	}
 }
 
-// TestReadmeWalkthrough runs the README's "A walk through every endpoint" as a new user would: every line of
+// TestReadmeAnswers runs the README's "A walk through every endpoint" as a new user would: every line of
 // its sh block in order, against a real `seald serve` on a fresh data dir. Each curl line is sent as the
 // same HTTP request (placeholders filled from earlier real answers) and must answer 2xx with success true;
 // where the README shows an answer, the real one has the same members. The webhook is delivered to a real
 // receiver that checks its signature; every `seald` line runs the built binary and must exit 0, the offline
 // proof check against the embedded chain included.
-func TestReadmeWalkthrough(t *testing.T) {
+func TestReadmeAnswers(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -207,9 +220,11 @@ func (w *walk) step(c shellCmd, example string) {
 	if _, ok := readmeNotAsWritten[c.text]; ok {
 		w.seen[c.text] = true
 		switch c.text {
-		case `seald serve &`:
+		case `seald serve --webhook-allow 127.0.0.1 &`:
 			w.startServe()
-		case `kill %1`:
+		case `RPC=http://${SEALD_CHAIN_RPC_ADDR:-127.0.0.1:8545}`:
+			w.vars["RPC"] = "http://127.0.0.1:8545"
+		case `kill $SERVE; wait $SERVE`:
 			w.need("serve", w.serve != nil)
 			w.serve.terminate(t)
 			w.serve = nil

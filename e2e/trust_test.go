@@ -127,18 +127,25 @@ func TestTrustKeyLifecycle(t *testing.T) {
 	refA, savedA := sealBundle(t, in, map[string]any{"lifecycle": 1})
 	oldID := parsedProof(t, savedA).KeyID
 	waitChainPast(t, rpc, savedA)
+	_, before := fetch(t, in.URL+trustRootSuffix)
 	in.stop()
 	operator(t, "keys", "rotate", "--signing", "--data-dir", dir)
 
 	in = startServe(t, dir, nil, "--chain-rpc-addr", rpcAddr)
 	_, bundleB := sealBundle(t, in, map[string]any{"lifecycle": 2})
+	// Issue 44: a new bundle against the trust root saved before the rotation says why and how to refresh it.
+	_, code, err := proofCLI(t, writeTemp(t, "b.json", bundleB), "--rpc", rpc, "--trust", writeTemp(t, "before.json", before))
+	if code != exitInvalid || err == nil || !strings.Contains(err.Error(), "the trust root is older than the bundle's key") ||
+		!strings.Contains(err.Error(), "seald trust export") || !strings.Contains(err.Error(), trustRootSuffix) {
+		t.Errorf("a new bundle against the trust root from before the rotation: exit %d %v", code, err)
+	}
 	_, trustDoc := fetch(t, in.URL+trustRootSuffix)
 	trust := writeTemp(t, "trust.json", trustDoc)
 	retired := signingKey(t, filepath.Join(dir, "secrets.json"), oldID)
 	pA := parsedProof(t, savedA)
 	swap := func(p *proof.Bundle) { p.Reference, p.CID = pA.Reference, pA.CID }
 	forged := writeTemp(t, "forged.json", resign(t, bundleB, retired, swap))
-	_, code, err := proofCLI(t, forged, "--rpc", rpc, "--trust", trust)
+	_, code, err = proofCLI(t, forged, "--rpc", rpc, "--trust", trust)
 	if code != exitInvalid || !strings.Contains(err.Error(), "signing key "+oldID+" was retired at") {
 		t.Errorf("the forged bundle (retired key, anchor after the rotation): exit %d %v", code, err)
 	}

@@ -136,8 +136,11 @@ func NewAnchorer(ctx context.Context, client *ethclient.Client, contract common.
 	}
 	a := &Anchorer{client: client, s: s, contract: contract, network: network, opts: opts,
 		abi: registry.NewSealRegistry(), sent: make(map[uint64]fees)}
+	// A chain is a development one by its id (seald.PublicChain), not by how it was reached: geth --dev
+	// behind --chain proves no more than the embedded chain.
+	_, public := seald.PublicChain(s.chainID.String())
 	a.chain = seald.Chain{Network: network, ChainID: s.chainID.String(), Contract: contract.Hex(), Anchorer: s.from.Hex(),
-		Development: opts.Development}
+		Development: opts.Development || !public}
 	code, err := client.CodeAt(ctx, contract, nil)
 	if err != nil {
 		return nil, fmt.Errorf("evm: contract code: %w", err)

@@ -1,6 +1,7 @@
 package jcs
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -44,21 +45,28 @@ func exact(t *testing.T, lit string) *big.Rat {
 	return x
 }
 
-// TestIJSONNumbers: every spelling of a double that denotes the same value as its shortest round-trip form
-// (what JSON.stringify, Go's strconv and every ES6 Number-to-String writes) is accepted by CanonicalizeIJSON
-// with the same canonical form plain RFC 8785 gives; a literal with more digits than the double holds is
-// refused exactly when its value differs (decided here with math/big), naming RFC 8785, RFC 7493, the member
-// and the value it would become. Before issue 31, every integer literal beyond 2^53−1 was refused, a double or
-// not (1,998 of 12,038 of the RFC 8785 author's sequence).
+// TestIJSONNumbers: CanonicalizeIJSON gives plain RFC 8785's canonical form for every literal with a fraction
+// or an exponent, however many digits it has, and refuses exactly the integer literals that no double holds and
+// that are not their own canonical form (decided here with math/big), naming RFC 8785, RFC 7493, the member
+// and the value it would become. Each double of the sequence is sent in its shortest spelling, in exponent
+// forms of 17, 20 and 26 digits (%.17g is how C, Python's repr before 3.1 and many loggers print a double),
+// in full decimal, and as integers next to it. Before issue 44, a fraction or an exponent was refused as soon
+// as it was not the shortest spelling: of 12,038 doubles printed with %.17g, 108 were accepted.
 func TestIJSONNumbers(t *testing.T) {
-	accepted, refused := 0, 0
+	accepted, refused, integers := 0, 0, 0
 	for _, f := range numberDoubles(12038) {
-		shortest := strconv.FormatFloat(f, 'g', -1, 64)
-		want := exact(t, shortest)
-		lits := []string{shortest, strconv.FormatFloat(f, 'e', -1, 64), strconv.FormatFloat(f, 'E', 25, 64),
-			strconv.FormatFloat(f, 'e', 19, 64), trailingZero(strconv.FormatFloat(f, 'e', -1, 64))}
+		lits := []string{strconv.FormatFloat(f, 'g', -1, 64), strconv.FormatFloat(f, 'e', -1, 64),
+			strconv.FormatFloat(f, 'E', 25, 64), strconv.FormatFloat(f, 'e', 19, 64), strconv.FormatFloat(f, 'g', 17, 64),
+			trailingZero(strconv.FormatFloat(f, 'e', -1, 64)), fmt.Sprintf("%.17g", f)}
 		if math.Abs(f) < 1e30 && math.Abs(f) > 1e-30 {
-			lits = append(lits, strconv.FormatFloat(f, 'f', -1, 64))
+			lits = append(lits, strconv.FormatFloat(f, 'f', -1, 64), strconv.FormatFloat(f, 'f', 20, 64))
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1e30 {
+			// The integer the double is, in full, and its neighbours, which a double holds only below 2^53.
+			x, _ := new(big.Float).SetFloat64(f).Int(nil)
+			for _, d := range []int64{0, 1, -1} {
+				lits = append(lits, new(big.Int).Add(x, big.NewInt(d)).String())
+			}
 		}
 		for _, lit := range lits {
 			in := `{"n":` + lit + `}`
@@ -66,25 +74,66 @@ func TestIJSONNumbers(t *testing.T) {
 			if err != nil {
 				t.Fatalf("plain RFC 8785 refused %s: %v", in, err)
 			}
+			canonical := string(plain[len(`{"n":`) : len(plain)-1])
 			got, err := CanonicalizeIJSON([]byte(in), "data")
-			if exact(t, lit).Cmp(want) == 0 {
+			if !refusedByIJSON(t, lit, canonical) {
 				if err != nil || string(got) != string(plain) {
-					t.Errorf("%s (the double %s): %s %v, want %s", lit, shortest, got, err, plain)
+					t.Errorf("%s: %s %v, want %s", lit, got, err, plain)
 				}
 				accepted++
 				continue
 			}
-			canonical := string(plain[len(`{"n":`) : len(plain)-1])
+			integers++
 			if err == nil || !strings.Contains(err.Error(), "RFC 8785") || !strings.Contains(err.Error(), "RFC 7493") ||
 				!strings.HasPrefix(err.Error(), "data.n: ") || !strings.Contains(err.Error(), "become "+canonical+" ") {
-				t.Errorf("%s is not the double %s: %v, want a refusal naming RFC 8785, RFC 7493, data.n and %s",
-					lit, shortest, err, canonical)
+				t.Errorf("%s is an integer no double holds: %v, want a refusal naming RFC 8785, RFC 7493, data.n and %s",
+					lit, err, canonical)
 			}
 			refused++
 		}
 	}
-	if accepted < 40000 || refused < 10000 {
+	if accepted < 80000 || refused < 1000 {
 		t.Errorf("%d accepted, %d refused: the sequence no longer tests both sides", accepted, refused)
+	}
+}
+
+// refusedByIJSON is the rule of issue 44 written with math/big: an integer literal (no '.', no exponent)
+// whose value is neither the double it rounds to nor the value of its canonical form.
+func refusedByIJSON(t *testing.T, lit, canonical string) bool {
+	t.Helper()
+	if strings.ContainsAny(lit, ".eE") {
+		return false
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		t.Fatalf("%s: %v", lit, err)
+	}
+	v := exact(t, lit)
+	double, _ := new(big.Float).SetFloat64(f).Rat(nil)
+	return v.Cmp(double) != 0 && v.Cmp(exact(t, canonical)) != 0
+}
+
+// TestIJSONPercent17g: the spellings the issue measured. Every double of the sequence printed with %.17g, as
+// C's printf and many JSON writers do to round-trip, is accepted with the same canonical form as its shortest
+// spelling (TestIJSONRFC8785 sends the RFC's own values).
+func TestIJSONPercent17g(t *testing.T) {
+	n := 0
+	for _, f := range numberDoubles(12038) {
+		lit := fmt.Sprintf("%.17g", f)
+		want := strconv.FormatFloat(f, 'g', -1, 64)
+		wantOut, err := Canonicalize([]byte(want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := CanonicalizeIJSON([]byte(lit), "data")
+		if err != nil || string(got) != string(wantOut) {
+			t.Errorf("%s (%%.17g of %s): %s %v, want %s", lit, want, got, err, wantOut)
+			continue
+		}
+		n++
+	}
+	if n != 12038 {
+		t.Errorf("%d of 12038 %%.17g spellings accepted", n)
 	}
 }
 

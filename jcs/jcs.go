@@ -11,7 +11,8 @@
 // MaxDepth, and numbers that overflow a double (1e400). What it accepts as ECMAScript's JSON.parse would: a
 // number too small for a double becomes the nearest double, 0 at worst (1e-400 is 0), and integers beyond 2^53
 // round like any other number (9007199254740993 becomes 9007199254740992). CanonicalizeIJSON, which seald
-// seals with, refuses those instead: there a number must come out of canonicalization as the value it went in.
+// seals with, refuses such an integer literal instead: there an integer must come out of canonicalization as the
+// value it went in, while a literal with a fraction or an exponent is hashed as RFC 8785 says.
 package jcs
 
 import (
@@ -59,12 +60,14 @@ func CanonicalizeNamed(src []byte, root string) ([]byte, error) {
 	return out, nil
 }
 
-// CanonicalizeIJSON is CanonicalizeNamed that also refuses what RFC 7493 (I-JSON) says not to send: a number
-// whose canonical form denotes another value than the literal (9007199254740993 would become ...992, 1e-400
-// would become 0, 0.10000000000000001 would become 0.1), since two different texts would then share a
-// canonical form and so a hash, and Unicode noncharacters. Every number a double holds, however it is spelled
-// (2^53, -333333333333333400, 1e21, 5e-324, 4.50), is accepted. seald seals data this way; Canonicalize stays
-// plain RFC 8785.
+// CanonicalizeIJSON is CanonicalizeNamed that also refuses what RFC 7493 (I-JSON) says not to send: an integer
+// literal (no fraction, no exponent) that no double holds and that is not itself the canonical form
+// (9007199254740993 would become ...992, and two different texts would share a hash), and Unicode
+// noncharacters. Every literal with a fraction or an exponent is hashed as RFC 8785 says, as the double it
+// rounds to: 333333333.33333329 (the RFC's own sample) is 333333333.3333333, 0.10000000000000001 (how %.17g
+// prints 0.1) is 0.1, 1e-400 is 0. Every integer a double holds or that is its own canonical form (2^53,
+// 1152921504606846976, -333333333333333400) is accepted. seald seals data this way; Canonicalize stays plain
+// RFC 8785.
 func CanonicalizeIJSON(src []byte, root string) ([]byte, error) {
 	c := canonPool.Get().(*canon)
 	c.ijson = true

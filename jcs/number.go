@@ -1,6 +1,7 @@
 package jcs
 
 import (
+	"math/big"
 	"strconv"
 	"unsafe"
 )
@@ -115,25 +116,22 @@ func (c *canon) number() error {
 		c.out = appendES6(c.out, neg, buf[:last], n)
 		return nil
 	}
-	return c.slowNumber(start, i, buf[:min(last, len(buf))], last, n)
+	return c.slowNumber(start, i, buf[:min(last, len(buf))], last, n, !hasExp && end == intEnd)
 }
 
 // slowNumber rounds the literal to a double and takes strconv's shortest round-trip digits, which are the
 // ones ECMAScript specifies (fewest digits, then closest to the value). The literal's own significant digits
-// (d, of which there are count, the value being 0.d × 10^n) let I-JSON refuse a literal whose canonical form
-// is another value.
-func (c *canon) slowNumber(start, end int, d []byte, count, n int) error {
+// (d, of which there are count, the value being 0.d × 10^n) let I-JSON refuse an integer literal (integer:
+// no fraction, no exponent) whose canonical form is another value.
+func (c *canon) slowNumber(start, end int, d []byte, count, n int, integer bool) error {
 	lit := c.src[start:end]
 	f, err := strconv.ParseFloat(unsafe.String(&lit[0], len(lit)), 64)
 	if err != nil { // the grammar is checked, so this is overflow to ±Inf
 		return c.errorf(start, "number %s is not a finite IEEE 754 double", clip(lit))
 	}
 	mark := len(c.out)
-	if f == 0 {
+	if f == 0 { // a fraction or an exponent below the smallest double (an integer literal is 0 or at least 1)
 		c.out = append(c.out, '0')
-		if c.ijson { // the literal is not zero (number() writes every spelling of zero itself)
-			return c.changed(start, lit, mark)
-		}
 		return nil
 	}
 	var tmp [32]byte
@@ -158,17 +156,34 @@ func (c *canon) slowNumber(start, end int, d []byte, count, n int) error {
 		x = -x
 	}
 	c.out = appendES6(c.out, neg, digits[:k], x+1)
-	// Both sides are 0.digits × 10^n with no leading or trailing zeros, so the same value is the same digits
-	// and the same n: decided exactly, with no float arithmetic.
-	if c.ijson && (count != k || n != x+1 || string(d) != string(digits[:k])) {
+	// RFC 8785 hashes every finite literal with a fraction or an exponent as the double it rounds to: a
+	// client printing %.17g sends 0.10000000000000001 for 0.1, and the RFC's own sample holds
+	// 333333333.33333329. Only a plain integer literal is held to its value (RFC 7493): clients that mean
+	// 9007199254740993 send those digits, and sealing ...992 would give two texts one hash. It is refused when
+	// neither the double (2^60 spelled in full) nor the canonical form (-333333333333333400, as JSON.stringify
+	// writes) is its value. Both canonical and literal are 0.digits × 10^n with no leading or trailing zeros,
+	// so the same value is the same digits and the same n, decided with no float arithmetic.
+	if c.ijson && integer && (count != k || n != x+1 || string(d) != string(digits[:k])) && !holds(f, lit) {
 		return c.changed(start, lit, mark)
 	}
 	return nil
 }
 
-// changed refuses, for I-JSON, a literal whose canonical form (c.out from mark) denotes another value than it
-// does: 9007199254740993 would be sealed as 9007199254740992, and two different texts would share a hash.
-// A number that an IEEE 754 double holds, as every JSON.stringify writes it, is never refused.
+// holds reports whether the double f is exactly the value of the integer literal lit: 2^60 spelled in full
+// (1152921504606846976) is a double, though its canonical form is 1152921504606847000. Only reached for an
+// integer literal of 16 or more digits whose canonical form differs, so math/big's cost is paid rarely.
+func holds(f float64, lit []byte) bool {
+	want, ok := new(big.Int).SetString(string(lit), 10)
+	if !ok {
+		return false
+	}
+	got, acc := new(big.Float).SetFloat64(f).Int(nil)
+	return acc == big.Exact && got.Cmp(want) == 0
+}
+
+// changed refuses, for I-JSON, an integer literal whose canonical form (c.out from mark) denotes another value
+// than it does: 9007199254740993 would be sealed as 9007199254740992, and two different texts would share a
+// hash. A number that an IEEE 754 double holds, as every JSON.stringify writes it, is never refused.
 func (c *canon) changed(start int, lit []byte, mark int) error {
 	return c.errorf(start, "number %s would become %s in its RFC 8785 canonical form, a different value: RFC 7493 (I-JSON) "+
 		"says to send only numbers an IEEE 754 double holds; send it as a string to keep it exact",

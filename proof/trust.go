@@ -236,7 +236,26 @@ func (t *TrustRoot) Check(p *Bundle) (*TrustMatch, error) {
 		m.Key = k
 		return &m, nil
 	}
-	return nil, refuse("signing key %s is not one the issuer lists", cmp.Or(p.KeyID, p.PublicKey))
+	return nil, t.unlisted(cmp.Or(p.KeyID, p.PublicKey))
+}
+
+// unlisted explains a bundle key the trust root does not list. The usual cause is not a forgery but a trust
+// root saved before the issuer rotated its signing key (`seald keys rotate`): it is older than the bundle's
+// key, so the message says that first, and how to get the issuer's current one.
+func (t *TrustRoot) unlisted(key string) error {
+	current := ""
+	if k, ok := t.CurrentKey(); ok {
+		current = " (its current key is " + k.KeyID
+		if k.CurrentFrom != nil {
+			current += ", current since " + k.CurrentFrom.UTC().Format(time.RFC3339)
+		}
+		current += ")"
+	}
+	return refuse("signing key %s is not one the issuer lists in this trust root%s. If the issuer rotated its signing key after "+
+		"this trust root was saved, the trust root is older than the bundle's key: refresh it with "+
+		"'seald trust export --out trust.json' against the issuer's serve, or pass --trust %s%s, which fetches "+
+		"the current one, and check again. Otherwise the bundle was not signed by this issuer",
+		key, current, strings.TrimRight(t.Issuer, "/"), "/.well-known/seald-trust.json")
 }
 
 // CheckAnchor checks that the issuer anchored on the chain and contract in that block, for an anchor that

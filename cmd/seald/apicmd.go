@@ -217,12 +217,20 @@ func printJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// developmentChain starts chain_name for a development chain (seald.DevelopmentChain; these commands use
+// package client only, and TestDevelopmentChainWord keeps the two equal).
+const developmentChain = "seald development chain"
+
 // printVerification writes the result for a person: what was sealed, by whom, when, where it is anchored.
 func printVerification(w io.Writer, v *client.Verification) {
 	d := v.Details
 	verdict := "VERIFIED"
-	if v.Status != "ACTIVE" {
+	switch {
+	case v.Status != "ACTIVE":
 		verdict = "FOUND, BUT " + v.Status
+	case strings.HasPrefix(v.Blockchain.ChainName, developmentChain):
+		// As the page says it: found and checked by the issuer, but anchored where nobody else can check.
+		verdict = "FOUND ON A DEVELOPMENT CHAIN, NOT PROVEN"
 	}
 	fmt.Fprintf(w, "%s  %s\n", verdict, d.Reference)
 	row := func(k, val string) {

@@ -404,9 +404,9 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	if err != nil {
 		return fmt.Errorf("tenant update: %s", seald.ErrorMessage(err))
 	}
-	fmt.Fprintf(stdout, "business %s: %q, %q, logo %q, website %q\n", b.BusinessID, b.Name, b.Description, b.Logo, b.Website)
+	fmt.Fprintf(stdout, "business %s: name %q, description %q, logo %q, website %q\n", b.BusinessID, b.Name, b.Description, b.Logo, b.Website)
 	if p != nil {
-		fmt.Fprintf(stdout, "project %s: %q, %q, logo %q, retain %s\n", p.ProjectID, p.Name, p.Description, p.Logo,
+		fmt.Fprintf(stdout, "project %s: name %q, description %q, logo %q, retain %s\n", p.ProjectID, p.Name, p.Description, p.Logo,
 			seald.FormatRetention(p.Retain))
 	}
 	return nil

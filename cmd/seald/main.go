@@ -96,6 +96,17 @@ Run 'seald <command> -h' for a command's arguments and flags. The speed report i
 // getenv, output to stdout and stderr.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	privateFiles()
+	err := dispatch(ctx, args, getenv, stdout, stderr)
+	var h *helpText
+	if errors.As(err, &h) {
+		_, err = io.WriteString(stdout, h.text)
+		return err
+	}
+	return err
+}
+
+// dispatch runs the command args names.
+func dispatch(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return usageError("a command is required")
@@ -105,7 +116,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(rest) > 0 {
 		sub = rest[0]
 	}
-	if groups[cmd] && (sub == "-h" || sub == "--help" || sub == "help" || sub == "") {
+	if groups[cmd] && (isHelp(sub) || sub == "") {
 		// A command group's help: its lines of the usage.
 		if sub == "" {
 			fmt.Fprint(stderr, groupUsage(cmd))
@@ -179,17 +190,36 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		return version(stdout)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
+	// Only the error and the way on, not the whole usage above it: the likely intended command and where the
+	// list is.
 	if groups[cmd] {
-		fmt.Fprint(stderr, groupUsage(cmd))
-	} else {
-		fmt.Fprint(stderr, usage)
+		msg := fmt.Sprintf("unknown command %q", joinArgs(cmd, sub))
+		if s := suggest(sub, subcommands[cmd]); s != "" {
+			return usageError("%s; did you mean %q? run 'seald %s -h' for its subcommands", msg, cmd+" "+s, cmd)
+		}
+		return usageError("%s; run 'seald %s -h' for its subcommands", msg, cmd)
 	}
-	return usageError("unknown command %q", joinArgs(cmd, sub))
+	msg := fmt.Sprintf("unknown command %q", cmd)
+	if s := suggest(cmd, commands); s != "" {
+		return usageError("%s; did you mean %q? run 'seald -h' for the list of commands", msg, s)
+	}
+	return usageError("%s; run 'seald -h' for the list of commands", msg)
 }
+
+// isHelp reports whether a command group's argument asks for its help.
+func isHelp(s string) bool { return s == "-h" || s == "-help" || s == "--help" || s == "help" }
+
+// commands and subcommands name what dispatch runs, for the suggestion after an unknown command.
+var (
+	commands    = []string{"serve", "tenant", "key", "record", "project", "proof", "keys", "trust", "verify", "disclose", "seal", "status", "webhook", "version", "help"}
+	subcommands = map[string][]string{"tenant": {"create", "update"}, "key": {"issue", "list", "rotate", "revoke"},
+		"record": {"suspend", "activate", "revoke", "history", "erase"}, "project": {"rate"}, "proof": {"verify"},
+		"keys": {"rotate", "compromised"}, "trust": {"export", "retire-contract"}, "webhook": {"add", "list", "rm", "deliveries", "replay"}}
+)
 
 func joinArgs(a, b string) string {
 	if b == "" {

@@ -65,6 +65,7 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 			return err
 		}
 		polygon = a
+		warnNotPublic(logger, a.Chain())
 		// The RPC URL is left out: providers put their API key in it. The contract is what every other
 		// instance needs as --contract.
 		logger.Info("anchoring", "network", seald.NetworkPolygon, "chain_id", a.Chain().ChainID,
@@ -79,11 +80,23 @@ func openChains(ctx context.Context, cfg *Config, logger *slog.Logger, p *Parts,
 			return err
 		}
 		closers.Add("eos anchorer", func() error { a.Close(); return nil })
+		warnNotPublic(logger, a.Chain())
 		p.add(a, cfg.EOSExplorerURL, cfg.PublicRPC[seald.NetworkEOS])
 		logger.Info("anchoring", "network", seald.NetworkEOS, "chain", a.Chain().Name(), "contract", a.Chain().Contract,
 			"signer", a.Address().Hex(), "tx_type", string(eosNet.txType), "finality", string(a.Finality()), "confirmations", a.Confirmations())
 	}
 	return nil
+}
+
+// warnNotPublic warns at start when a network's node serves a chain id that is not a public network's
+// (seald.PublicChain): its records are development records, which the page, the API and the CLI say are not
+// proven.
+func warnNotPublic(logger *slog.Logger, ch seald.Chain) {
+	if _, ok := seald.PublicChain(ch.ChainID); !ok {
+		logger.Warn(ch.Network+" records are anchored on chain "+ch.ChainID+", which is not a public Polygon (137, Amoy 80002) or "+
+			"EOS EVM (17777, testnet 15557) network: they are development records, shown as not proven; give the RPC URL "+
+			"of a node of a public network to anchor for real", "chain", ch.Name())
+	}
 }
 
 // network is one RPC network's settings, with the flags they came from for messages.

@@ -6,8 +6,9 @@
 //
 //   node verify.mjs FILE --trust trust.json [--require name,degree]
 //
-// FILE is a presentation of `seald disclose` (its sd_jwt member is read) or a bare SD-JWT. Exit 0 valid,
-// 1 not valid (a missing --require claim included), 2 could not be read.
+// FILE is a presentation of `seald disclose` or a bare SD-JWT. Of a presentation, the sd_jwt member is
+// verified and the members shown beside it (disclosures, sd_payload, the anchor) must say the same, or the
+// file is not valid. Exit 0 valid, 1 not valid (a missing --require claim included), 2 could not be read.
 import { createHash, createPublicKey, verify as edVerify } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { SDJwtInstance } from "@sd-jwt/core";
@@ -27,10 +28,15 @@ for (let i = 0; i < args.length; i++) {
 }
 if (!file || !trustFile) usage("FILE and --trust are required");
 
-let encoded, trust;
+let encoded, trust, visible;
 try {
   const text = readFileSync(file, "utf8").trim();
-  encoded = text.startsWith("{") ? JSON.parse(text).sd_jwt : text;
+  if (text.startsWith("{")) {
+    visible = JSON.parse(text);
+    encoded = visible.sd_jwt;
+  } else {
+    encoded = text;
+  }
   trust = JSON.parse(readFileSync(trustFile, "utf8"));
 } catch (e) {
   usage(e.message);
@@ -38,6 +44,39 @@ try {
 if (typeof encoded !== "string" || !encoded.includes("~")) {
   console.log("NOT valid: no SD-JWT in " + file);
   process.exit(1);
+}
+
+// sameAsVisible throws unless the members a reader of a presentation file sees beside sd_jwt say what the
+// verified SD-JWT says: its disclosures, in order, the members of its payload (sd_payload) and its anchor.
+// Only sd_jwt is verified, so a file whose visible disclosures were edited (MSc to PhD) would otherwise pass
+// while showing claims nobody signed.
+function sameAsVisible(v, encoded) {
+  const parts = encoded.split("~");
+  const carried = parts.slice(1, parts.length - 1);
+  if (v.disclosures !== undefined && JSON.stringify(v.disclosures) !== JSON.stringify(carried)) {
+    throw new Error("the file's visible disclosures are not the ones its sd_jwt carries and this check verified: the file was changed");
+  }
+  const claims = JSON.parse(Buffer.from(parts[0].split(".")[1], "base64url").toString("utf8"));
+  for (const [name, value] of Object.entries(v.sd_payload || {})) {
+    if (canonical(value) !== canonical(claims[name])) {
+      throw new Error(`the file's visible sd_payload.${name} is not the one its sd_jwt carries: the file was changed`);
+    }
+  }
+  const anchor = claims.seald || {};
+  for (const name of ["network", "chain_id", "contract", "token_id"]) {
+    if (v[name] !== undefined && String(v[name]).toLowerCase() !== String(anchor[name]).toLowerCase()) {
+      throw new Error(`the file's visible ${name} ${v[name]} is not the one its sd_jwt carries (${anchor[name]}): the file was changed`);
+    }
+  }
+}
+
+// canonical writes a JSON value with its object members sorted, so that two values compare by content.
+function canonical(x) {
+  if (Array.isArray(x)) return "[" + x.map(canonical).join(",") + "]";
+  if (x !== null && typeof x === "object") {
+    return "{" + Object.keys(x).sort().map((k) => JSON.stringify(k) + ":" + canonical(x[k])).join(",") + "}";
+  }
+  return JSON.stringify(x);
 }
 
 // An Ed25519 public key in SPKI DER: the fixed prefix of RFC 8410 and the 32 raw bytes.
@@ -56,6 +95,7 @@ const sdjwt = new SDJwtInstance({
 try {
   if (key === undefined) throw new Error(`the JWT's key ${header.kid} is not one the trust root lists (or it is compromised)`);
   const { payload } = await sdjwt.verify(encoded, { requiredClaimKeys: required });
+  if (visible !== undefined) sameAsVisible(visible, encoded);
   console.log("ok: " + JSON.stringify(payload));
 } catch (e) {
   console.log("NOT valid: " + e.message);

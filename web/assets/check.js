@@ -8,7 +8,7 @@
 // Number-to-String of ES6 is the RFC's number serialization, JSON.stringify of a string is its string
 // serialization, and the default sort of strings compares UTF-16 code units as the RFC's member order does.
 // What is added is refusing what seald's server refuses, so that a match here means the same as there:
-// duplicate member names, lone surrogates, numbers whose canonical form is another value, and too deep nesting.
+// duplicate member names, lone surrogates, integers whose canonical form is another value, and too deep nesting.
 (function () {
   'use strict';
 
@@ -40,16 +40,18 @@
     return { d: all.slice(lead).replace(/0+$/, ''), n: m[1].length - lead + (m[3] ? parseInt(m[3], 10) : 0) };
   }
 
-  // checkNumber refuses, as seald does, a number whose canonical form (ES6 Number-to-String of the double
-  // JSON.parse reads) is another value than the literal: 9007199254740993 would become 9007199254740992, and
-  // two different texts would share a hash. Every number a double holds is accepted, however it is spelled.
+  // checkNumber refuses, as seald does, an integer literal whose canonical form (ES6 Number-to-String of the
+  // double JSON.parse reads) is another value and that no double holds: 9007199254740993 would become
+  // 9007199254740992, and two different texts would share a hash. A literal with a fraction or an exponent is
+  // hashed as RFC 8785 says (0.10000000000000001 is 0.1), and every integer a double holds is accepted.
   function checkNumber(lit) {
+    if (/[.eE]/.test(lit)) return;
     var v = Number(lit); // the double JSON.parse reads
     if (!isFinite(v)) return; // serialize refuses it
     var canonical = JSON.stringify(v);
     var a = decimal(lit);
     var b = decimal(canonical);
-    if (a.d !== b.d || a.n !== b.n) {
+    if ((a.d !== b.d || a.n !== b.n) && BigInt(lit) !== BigInt(v)) {
       throw new CheckError('the data has the number ' + lit + ', which would become ' + canonical + ' in its ' +
         'RFC 8785 canonical form, a different value: RFC 7493 (I-JSON) says to send only numbers an IEEE 754 ' +
         'double holds, so seald seals it only as a string');
