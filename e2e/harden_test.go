@@ -299,3 +299,68 @@ func TestWebhookSpecialAddressesRefused(t *testing.T) {
 		t.Errorf("POST /webhooks to an allowed address: %d %s", r.Status, r.Raw)
 	}
 }
+
+// signInRaw posts the console's sign-in form once and returns the status and the session cookie it set.
+func signInRaw(t *testing.T, in *instance, sub, api string) (int, string) {
+	t.Helper()
+	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.PostForm(in.URL+"/console/sign-in", url.Values{"subscription_key": {sub}, "api_key": {api}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	for _, c := range resp.Cookies() {
+		if c.Name == "seald_console" && c.Value != "" {
+			return resp.StatusCode, c.Value
+		}
+	}
+	return resp.StatusCode, ""
+}
+
+// TestConsoleSessionsPerBusiness: one business signing in again and again (1,001 times, one past its
+// bound) loses only its own oldest session: another business's session stays signed in. Before, the
+// session table was shared by every business, so a business with valid keys could push out any other's.
+// And successful sign-ins spend the key's budget: a project limited to a burst of 3 gets 429 at the fourth.
+func TestConsoleSessionsPerBusiness(t *testing.T) {
+	dir := t.TempDir()
+	in := startServe(t, dir, nil)
+	other := tenant(t, dir, "--business", "Other Inc", "--project", "P")
+	code, theirs := signInRaw(t, in, other["subscription_key"], other["api_key"])
+	if code != http.StatusSeeOther || theirs == "" {
+		t.Fatalf("other business's sign-in: %d", code)
+	}
+	signedIn := func(cookie string) bool {
+		code, _, _ := consoleRequest(t, "GET", in.URL+"/console/records", cookie, nil)
+		return code == http.StatusOK
+	}
+	var first, last string
+	for i := range 1001 {
+		code, c := signInRaw(t, in, in.Sub, in.API)
+		if code != http.StatusSeeOther || c == "" {
+			t.Fatalf("sign-in %d of the flooding business: %d", i, code)
+		}
+		if i == 0 {
+			first = c
+		}
+		last = c
+	}
+	if !signedIn(theirs) {
+		t.Error("another business's session was pushed out by one business signing in 1,001 times")
+	}
+	if signedIn(first) {
+		t.Error("the flooding business kept more sessions than its bound: its first is still signed in")
+	}
+	if !signedIn(last) {
+		t.Error("the flooding business's newest session is not signed in")
+	}
+
+	limited := tenant(t, dir, "--business", "Limited Inc", "--project", "P", "--rate-limit", "0.01", "--rate-burst", "3")
+	for i := range 3 {
+		if code, _ := signInRaw(t, in, limited["subscription_key"], limited["api_key"]); code != http.StatusSeeOther {
+			t.Fatalf("sign-in %d within the burst: %d", i+1, code)
+		}
+	}
+	if code, c := signInRaw(t, in, limited["subscription_key"], limited["api_key"]); code != http.StatusTooManyRequests || c != "" {
+		t.Errorf("a fourth sign-in past a burst of 3: %d (cookie set: %v), want 429 and no session", code, c != "")
+	}
+}
