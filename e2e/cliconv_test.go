@@ -16,12 +16,15 @@ import (
 )
 
 // runCLI runs the built binary in dir with nothing of the caller's SEALD_* environment but the tests' own,
-// and returns its stdout, stderr and exit status; a run that outlasts 30 s is killed (status -1).
+// and returns its stdout, stderr and exit status; a run that outlasts 2 minutes is killed (a hang guard,
+// not a measure: the binary is built before the clock starts, since a first build on a loaded machine can
+// take longer than any command).
 func runCLI(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	bin := buildBinary(t, "")
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, buildBinary(t, ""), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, "SEALD_") || strings.HasPrefix(e, "SEALD_TEST_") {
