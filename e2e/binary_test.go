@@ -41,6 +41,14 @@ type build struct {
 }
 
 func TestMain(m *testing.M) {
+	// The two binaries most tests run are built before any test starts, so that no test's own deadline
+	// (a hang guard) is spent waiting for a build on a loaded machine.
+	for _, race := range []bool{raceEnabled, false} {
+		if _, err := binary("", race); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	code := m.Run()
 	builds.Range(func(_, v any) bool {
 		if b := v.(*build); b.dir != "" {
