@@ -364,3 +364,38 @@ func TestConsoleSessionsPerBusiness(t *testing.T) {
 		t.Errorf("a fourth sign-in past a burst of 3: %d (cookie set: %v), want 429 and no session", code, c != "")
 	}
 }
+
+// TestTrustURLRefusedOffItsPath: `seald proof verify --trust URL` takes the trust root only from the
+// issuer's well-known path: a path elsewhere on the issuer's origin (an upload, a user's page) is refused
+// before anything is pinned, exit 2, naming the well-known path; the well-known URL of the same serve
+// verifies. Before, any path was fetched and its answer pinned for the whole origin.
+func TestTrustURLRefusedOffItsPath(t *testing.T) {
+	rpcAddr := freePort(t)
+	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr)
+	r := in.post(authPath, map[string]any{"data": map[string]any{"trust": "path"}, "to": "a@example.com"})
+	ref := str(r.Body, "data.reference")
+	in.waitState(ref, "COMPLETED", 120*time.Second)
+	work := t.TempDir()
+	code, bundle := fetch(t, in.URL+"/v/"+ref+"/proof.json")
+	if code != http.StatusOK {
+		t.Fatalf("GET proof.json: %d", code)
+	}
+	file := filepath.Join(work, "proof.json")
+	if err := os.WriteFile(file, bundle, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pins := filepath.Join(work, "pins")
+	for _, u := range []string{in.URL + "/uploads/seald-trust.json", in.URL + "/.well-known/seald-trust.json?x=1"} {
+		_, stderr, status := runCLI(t, work, "proof", "verify", file, "--rpc", "http://"+rpcAddr, "--trust", u, "--trust-pin-dir", pins)
+		if status != 2 || !strings.Contains(stderr, "/.well-known/seald-trust.json") {
+			t.Errorf("--trust %s: exit %d, %q; want 2 naming the well-known path", u, status, stderr)
+		}
+		if entries, _ := os.ReadDir(pins); len(entries) != 0 {
+			t.Errorf("--trust %s pinned %d files", u, len(entries))
+		}
+	}
+	stdout, stderr, status := runCLI(t, work, "proof", "verify", file, "--rpc", "http://"+rpcAddr, "--trust", in.URL+"/.well-known/seald-trust.json", "--trust-pin-dir", pins)
+	if status != 0 {
+		t.Errorf("--trust at the well-known path: exit %d, %s %s", status, stdout, stderr)
+	}
+}
