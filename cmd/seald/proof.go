@@ -68,11 +68,18 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	pinDir := fs.String("trust-pin-dir", trustPinDir(), "where trust roots fetched by URL are pinned, one file per origin")
 	repin := fs.Bool("trust-repin", false, "pin the trust root fetched from --trust URL even though it is not signed by the pinned one's key")
 	dataFile := fs.String("data", "", "a file holding the sealed JSON data: its canonical hash must be the bundle's")
+	issuerDoc := fs.String("issuer-doc", "", "a credential's issuer DID document (a file), instead of resolving its did:web")
 	pos, err := parseArgs(fs, args, getenv, "FILE")
 	if err != nil {
 		return err
 	}
 	file := pos[0]
+	if b, err := os.ReadFile(file); err == nil {
+		if vc, sd := credentialFile(b); vc != nil || sd != "" {
+			return credentialVerify(ctx, vc, sd, credentialCheck{file: file, issuerDoc: *issuerDoc, rpc: *rpc, stdout: stdout, stderr: stderr},
+				*trust, *pinDir, *repin, *dataFile)
+		}
+	}
 	if *rpc == "" {
 		fs.Usage()
 		return usageError("proof verify needs --rpc URL: a node of the bundle's chain")
