@@ -58,7 +58,7 @@ func exitCode(err error) int {
 }
 
 // proofVerify checks a proof bundle, or a selective-disclosure presentation (disclose.go), against a chain's RPC endpoint and the issuer's trust root, without
-// calling seald. FILE may be a bare bundle, an API answer with ?proof=1, or the output of
+// calling seald; or a record's credential, either form (credverify.go). FILE may be a bare bundle, an API answer with ?proof=1, or the output of
 // `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("proof verify", "FILE --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]", stderr)
