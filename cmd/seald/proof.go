@@ -58,7 +58,7 @@ func exitCode(err error) int {
 }
 
 // proofVerify checks a proof bundle, or a selective-disclosure presentation (disclose.go), against a chain's RPC endpoint and the issuer's trust root, without
-// calling seald. FILE may be a bare bundle, an API answer with ?proof=1, or the output of
+// calling seald; or a record's credential, either form (credverify.go). FILE may be a bare bundle, an API answer with ?proof=1, or the output of
 // `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("proof verify", "FILE --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]", stderr)
@@ -68,11 +68,18 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	pinDir := fs.String("trust-pin-dir", trustPinDir(), "where trust roots fetched by URL are pinned, one file per origin")
 	repin := fs.Bool("trust-repin", false, "pin the trust root fetched from --trust URL even though it is not signed by the pinned one's key")
 	dataFile := fs.String("data", "", "a file holding the sealed JSON data: its canonical hash must be the bundle's")
+	issuerDoc := fs.String("issuer-doc", "", "a credential's issuer DID document (a file), instead of resolving its did:web")
 	pos, err := parseArgs(fs, args, getenv, "FILE")
 	if err != nil {
 		return err
 	}
 	file := pos[0]
+	if b, err := os.ReadFile(file); err == nil {
+		if vc, sd := credentialFile(b); vc != nil || sd != "" {
+			return credentialVerify(ctx, vc, sd, credentialCheck{file: file, issuerDoc: *issuerDoc, rpc: *rpc, stdout: stdout, stderr: stderr},
+				*trust, *pinDir, *repin, *dataFile)
+		}
+	}
 	if *rpc == "" {
 		fs.Usage()
 		return usageError("proof verify needs --rpc URL: a node of the bundle's chain")
