@@ -231,6 +231,19 @@ func TestDisclosureOnGeth(t *testing.T) {
 				})
 			}
 		}
+		// Issue 41's review: a visitor's file of another record (here token B's) on record A's page is refused,
+		// never shown "Valid" under A. Before, every step passed and the page said "Valid".
+		t.Run("another record's presentation on the page", func(t *testing.T) {
+			tb := newTab(t, browser, false)
+			tb.open(in.URL+"/v/"+refs[0], shots, "presentation-other-record")
+			tb.do(chromedp.SetUploadFiles(chromedp.CSS("#proof-file"), []string{presB}),
+				chromedp.SetValue(chromedp.CSS("#proof-rpc"), g.URL))
+			got := tb.runProofCheck()
+			if strings.HasPrefix(got.Verdict, "Valid") || !strings.Contains(got.Verdict, "not this record's "+pkgA.TokenID) {
+				t.Errorf("another record's presentation on this record's page: %q", got.Verdict)
+			}
+			tb.quiet()
+		})
 		t.Run("a presentation made in the browser", func(t *testing.T) {
 			tb := newTab(t, browser, false)
 			downloads := t.TempDir()

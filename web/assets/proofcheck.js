@@ -672,6 +672,18 @@
     }
   }
 
+  // otherRecord refuses, on a record's page, a visitor's file for another record (another token, contract or
+  // chain): a "Valid" shown under this record would read as said of it.
+  function otherRecord(p) {
+    var want = { chain_id: form.getAttribute('data-chain-id'), contract: form.getAttribute('data-contract'), token_id: form.getAttribute('data-token-id') };
+    Object.keys(want).forEach(function (k) {
+      if (want[k] && !same(p && p[k], want[k])) {
+        throw new Fail('the file is for ' + k.replace('_id', '').replace('_', ' ') + ' ' + String(p && p[k]) + ', not this record\'s ' + want[k] +
+          ': this page checks files of this record only; check it on its own record\'s page or with the standalone checker');
+      }
+    });
+  }
+
   async function load() {
     var proofURL = form.getAttribute('data-proof');
     var trustURL = form.getAttribute('data-trust');
@@ -679,6 +691,7 @@
     var mine = document.getElementById('proof-file'); // the page's: a proof or presentation file of the visitor's
     if (proofURL && mine && mine.files && mine.files[0]) {
       p = bundleOf(parse(await mine.files[0].text(), 'proof file'));
+      otherRecord(p);
       var tr = await fetch(trustURL, { cache: 'no-store', credentials: 'omit' }).catch(function () {
         throw new Unchecked('the issuer\'s trust root could not be downloaded from ' + trustURL);
       });
