@@ -127,7 +127,7 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 		if err != nil {
 			return exitWith(exitInvalid, "presentation of token %s is NOT valid: %v", p.TokenID, err)
 		}
-		sdjwt = "; signed (its SD-JWT form) by the issuer's key " + k.KeyID
+		sdjwt = "; its SD-JWT form is signed by the issuer's key " + k.KeyID
 	}
 	chain := trustedChainName(match, p.ChainID)
 	what := fmt.Sprintf("the disclosed members (%s) were sealed in token %s of contract %s on %s, anchored in block %d (%s) by %s",
