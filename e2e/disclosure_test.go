@@ -176,7 +176,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 		for _, c := range []struct {
 			name, file string
 			fail       []string
-		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures"}}, {"hostile", hostileFile, []string{"path"}}} {
+		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures", "signature"}}, {"hostile", hostileFile, []string{"signature", "path"}}} {
 			for _, where := range []string{"page", "standalone"} {
 				if c.name == "hostile" && where == "page" {
 					continue // the same script: once is enough
@@ -201,7 +201,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 					if !strings.HasPrefix(got.Verdict, verdict) {
 						t.Errorf("verdict %q, want %s…", got.Verdict, verdict)
 					}
-					for _, step := range []string{"presentation", "issuer", "disclosures", "commitment", "path", "chain", "root", "anchor", "revocation"} {
+					for _, step := range []string{"presentation", "issuer", "disclosures", "commitment", "signature", "path", "chain", "root", "anchor", "revocation"} {
 						if want := map[bool]string{true: "fail", false: "pass"}[slices.Contains(c.fail, step)]; got.Results[step] != want {
 							t.Errorf("step %s: %s (%s), want %s", step, got.Results[step], got.Texts[step], want)
 						}

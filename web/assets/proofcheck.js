@@ -54,6 +54,7 @@
     ['issuer', 'Issuer (trust root)'],
     ['disclosures', 'Disclosures against the payload'],
     ['commitment', 'Commitment'],
+    ['signature', "Issuer's signature (SD-JWT)"],
     ['path', 'Leaf and Merkle path to the root'],
     ['chain', 'Chain'],
     ['root', 'Root on the chain'],
@@ -402,6 +403,45 @@
 
   function isoSeconds(t) { return new Date(t * 1000).toISOString().replace('.000Z', 'Z'); }
 
+  // checkPresentationSignature checks a presentation's sd_jwt as `seald proof verify` does: a presentation,
+  // like a bundle, is signed by the issuer's signing key, not only anchored by its anchoring address. The JWT
+  // is EdDSA by a key the trust root lists (not compromised), carries the payload's _sd, names the
+  // presentation's anchor and commitment, and holds its disclosures. The key goes into match, so that the
+  // anchor step trusts a retired key only for an anchor made before its retirement, as for a bundle.
+  async function checkPresentationSignature(p, commitment, trust, match) {
+    if (typeof p.sd_jwt !== 'string' || !p.sd_jwt) {
+      throw new Fail('the presentation carries no sd_jwt, the issuer\'s signature: a presentation, like a bundle, must be signed by the issuer\'s signing key');
+    }
+    if (!commitment) throw new Fail('no commitment to check the signature against');
+    var parts = p.sd_jwt.split('~');
+    var seg = parts[0].split('.');
+    if (parts.length < 2 || parts[parts.length - 1] !== '' || seg.length !== 3) throw new Fail('sd_jwt is not an SD-JWT without key binding (JWT~disclosures~)');
+    var header, claims, sig = fromB64url(seg[2]);
+    try {
+      header = JSON.parse(new TextDecoder().decode(fromB64url(seg[0])));
+      claims = JSON.parse(new TextDecoder().decode(fromB64url(seg[1])));
+    } catch (e) {
+      throw new Fail('sd_jwt: the issuer JWT is not base64url JSON');
+    }
+    if (!header || header.alg !== 'EdDSA' || !sig || !claims) throw new Fail('sd_jwt: the issuer JWT is not EdDSA');
+    var key = ((trust && trust.keys) || []).filter(function (k) { return k.key_id === header.kid && k.status !== 'compromised'; })[0];
+    if (!key) throw new Fail('sd_jwt: signed by key ' + header.kid + ', which the issuer does not list (or marks compromised)');
+    if (!(await ed25519Verify(b64(key.public_key, 'public key'), sig, new TextEncoder().encode(seg[0] + '.' + seg[1])))) {
+      throw new Fail('sd_jwt: the issuer\'s signature does not match');
+    }
+    var payload = p.sd_payload || {};
+    if (JSON.stringify(claims._sd) !== JSON.stringify(payload._sd) || claims._sd_alg !== payload._sd_alg) {
+      throw new Fail('sd_jwt: its _sd digests are not the presentation\'s payload');
+    }
+    var want = { network: p.network, chain_id: p.chain_id, contract: p.contract, token_id: p.token_id, commitment: bytesToHex(commitment).slice(2) };
+    Object.keys(want).forEach(function (k) {
+      if (!claims.seald || !same(claims.seald[k], want[k])) throw new Fail('sd_jwt: its seald.' + k + ' is not the presentation\'s ' + want[k]);
+    });
+    if (parts.slice(1, parts.length - 1).join('~') !== p.disclosures.join('~')) throw new Fail('sd_jwt: its disclosures are not the presentation\'s');
+    if (match) match.key = key;
+    return 'the SD-JWT form is signed by the issuer\'s key ' + key.key_id + ' (' + key.status + ') and says what the presentation says';
+  }
+
   // run checks bundle (or presentation) p; opts: {trust (document), trustURL (when fetched), rpc (URL), data
   // (text or '')}. report(id, result, message) is called as each step ends; result is pass, fail, skip or
   // unchecked.
@@ -458,6 +498,7 @@
         }
         return 'the SHA-256 of the canonical payload is ' + bytesToHex(commitment).slice(2);
       });
+      await step('signature', function () { return checkPresentationSignature(p, commitment, opts.trust, match); });
       await step('path', function () {
         if (!commitment) throw new Fail('no commitment to make the leaf from');
         var leaf = keccak(concat([new Uint8Array([2]), word(p.token_id), commitment]));
