@@ -149,7 +149,7 @@
     if (!/^[0-9]+$/.test(p.token_id)) throw new Fail('the bundle\'s token_id is not a decimal number');
     if (!Array.isArray(p.merkle_path)) throw new Fail('the bundle lacks its merkle_path');
     if (typeof p.block_number !== 'number') throw new Fail('the bundle lacks its block_number');
-    return 'record ' + p.reference + ', token ' + p.token_id + ' of contract ' + p.contract + ' on ' + (p.chain_name || 'chain ' + p.chain_id);
+    return 'record ' + p.reference + ', token ' + p.token_id + ' of contract ' + p.contract + ' on ' + 'chain ' + p.chain_id;
   }
 
   // checkTrustDoc checks a trust root fetched by URL as `seald proof verify --trust URL` does: its issuer is
@@ -259,7 +259,7 @@
     if (!p.sd_payload || typeof p.sd_payload !== 'object' || Array.isArray(p.sd_payload)) throw new Fail('the presentation\'s sd_payload is not a JSON object');
     if (!Array.isArray(p.disclosures)) throw new Fail('the presentation lacks its disclosures');
     return 'a presentation of ' + p.disclosures.length + ' disclosure' + (p.disclosures.length === 1 ? '' : 's') + ' for token ' + p.token_id +
-      ' of contract ' + p.contract + ' on ' + (p.chain_name || 'chain ' + p.chain_id);
+      ' of contract ' + p.contract + ' on ' + 'chain ' + p.chain_id;
   }
 
   function b64url(bytes) {
@@ -537,7 +537,7 @@
     var rpc = rpcClient(opts.rpc);
     var token = BigInt(p.token_id);
     var chainOK = await step('chain', async function () {
-      if (!opts.rpc) throw new Unchecked('give the URL of a node of ' + (p.chain_name || 'chain ' + p.chain_id));
+      if (!opts.rpc) throw new Unchecked('give the URL of a node of ' + 'chain ' + p.chain_id);
       var id = BigInt(await rpc('eth_chainId', []));
       if (id.toString() !== p.chain_id) throw new Fail('the node is on chain ' + id + ', not the ' + what + '\'s chain ' + p.chain_id);
       return 'the node ' + opts.rpc + ' is on chain ' + p.chain_id;
