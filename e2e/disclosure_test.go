@@ -176,7 +176,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 		for _, c := range []struct {
 			name, file string
 			fail       []string
-		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures"}}, {"hostile", hostileFile, []string{"path"}}} {
+		}{{"genuine", presA, nil}, {"altered", alteredFile, []string{"disclosures", "signature"}}, {"hostile", hostileFile, []string{"signature", "path"}}} {
 			for _, where := range []string{"page", "standalone"} {
 				if c.name == "hostile" && where == "page" {
 					continue // the same script: once is enough
@@ -201,7 +201,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 					if !strings.HasPrefix(got.Verdict, verdict) {
 						t.Errorf("verdict %q, want %s…", got.Verdict, verdict)
 					}
-					for _, step := range []string{"presentation", "issuer", "disclosures", "commitment", "path", "chain", "root", "anchor", "revocation"} {
+					for _, step := range []string{"presentation", "issuer", "disclosures", "commitment", "signature", "path", "chain", "root", "anchor", "revocation"} {
 						if want := map[bool]string{true: "fail", false: "pass"}[slices.Contains(c.fail, step)]; got.Results[step] != want {
 							t.Errorf("step %s: %s (%s), want %s", step, got.Results[step], got.Texts[step], want)
 						}
@@ -231,6 +231,19 @@ func TestDisclosureOnGeth(t *testing.T) {
 				})
 			}
 		}
+		// Issue 41's review: a visitor's file of another record (here token B's) on record A's page is refused,
+		// never shown "Valid" under A. Before, every step passed and the page said "Valid".
+		t.Run("another record's presentation on the page", func(t *testing.T) {
+			tb := newTab(t, browser, false)
+			tb.open(in.URL+"/v/"+refs[0], shots, "presentation-other-record")
+			tb.do(chromedp.SetUploadFiles(chromedp.CSS("#proof-file"), []string{presB}),
+				chromedp.SetValue(chromedp.CSS("#proof-rpc"), g.URL))
+			got := tb.runProofCheck()
+			if strings.HasPrefix(got.Verdict, "Valid") || !strings.Contains(got.Verdict, "not this record's "+pkgA.TokenID) {
+				t.Errorf("another record's presentation on this record's page: %q", got.Verdict)
+			}
+			tb.quiet()
+		})
 		t.Run("a presentation made in the browser", func(t *testing.T) {
 			tb := newTab(t, browser, false)
 			downloads := t.TempDir()

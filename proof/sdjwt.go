@@ -119,3 +119,46 @@ func compactJSON(b json.RawMessage) []byte {
 	out, _ := json.Marshal(v)
 	return out
 }
+
+// SigningKeys are the issuer's signing keys not marked compromised, by key id: those a signature may be
+// checked with. Whether a retired one is trusted depends on when the anchor was made (CheckPresentation).
+func (t *TrustRoot) SigningKeys() map[string]ed25519.PublicKey {
+	out := map[string]ed25519.PublicKey{}
+	for _, k := range t.Keys {
+		pub, err := base64.StdEncoding.DecodeString(k.PublicKey)
+		if err != nil || len(pub) != ed25519.PublicKeySize || k.Status == "compromised" {
+			continue
+		}
+		out[k.KeyID] = pub
+	}
+	return out
+}
+
+// CheckPresentation checks that a presentation carries the issuer's signature, as a bundle does: its sd_jwt
+// is signed by a key of t not marked compromised and says what the presentation says (CheckSDJWT),
+// commitment being the commitment the chain confirmed, and a retired key signed it only for an anchor made
+// before its retirement (anchored is the anchor's block time, from the chain; the same rule as
+// TrustMatch.CheckChain for a bundle). The anchor alone is not enough: it proves that the anchoring address
+// stored a commitment, not that the issuer made the payload that hashes to it. It returns the signing key.
+func (t *TrustRoot) CheckPresentation(p *Presentation, commitment string, anchored time.Time) (TrustKey, error) {
+	if p.SDJWT == "" {
+		return TrustKey{}, refuse("it carries no sd_jwt, the issuer's signature: a presentation, like a bundle, " +
+			"must be signed by the issuer's signing key")
+	}
+	kid, err := p.CheckSDJWT(commitment, t.SigningKeys())
+	if err != nil {
+		return TrustKey{}, err
+	}
+	for _, k := range t.Keys {
+		if k.KeyID != kid {
+			continue
+		}
+		if k.Status == "retired" && k.RetiredAt != nil && !anchored.Before(*k.RetiredAt) {
+			return TrustKey{}, refuse("sd_jwt: signed by key %s, retired at %s, and this anchor was made at %s, after it: "+
+				"a retired key is trusted only for anchors made before its retirement",
+				k.KeyID, k.RetiredAt.Format(time.RFC3339), anchored.UTC().Format(time.RFC3339))
+		}
+		return k, nil
+	}
+	return TrustKey{}, refuse("sd_jwt: signed by key %q, which the issuer does not list", kid)
+}

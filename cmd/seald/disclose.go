@@ -3,8 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"crypto/ed25519"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -123,18 +121,15 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 		if err := match.CheckChain(&proof.Bundle{BlockNumber: p.BlockNumber}, check.Sender, check.Anchored); err != nil {
 			return exitWith(exitInvalid, "presentation of token %s is NOT valid: %v", p.TokenID, err)
 		}
-		if p.SDJWT != "" {
-			kid, err := p.CheckSDJWT(hex.EncodeToString(rv.Commitment[:]), trustedKeys(src.root))
-			if err != nil {
-				return exitWith(exitInvalid, "presentation of token %s is NOT valid: %v", p.TokenID, err)
-			}
-			sdjwt = "; its SD-JWT form is signed by the issuer's key " + kid
+		// The issuer's signature, as for a bundle: the anchor alone proves only that the anchoring address
+		// stored a commitment. Checked with the key's validity window against the chain's anchor time.
+		k, err := src.root.CheckPresentation(p, hex.EncodeToString(rv.Commitment[:]), check.Anchored)
+		if err != nil {
+			return exitWith(exitInvalid, "presentation of token %s is NOT valid: %v", p.TokenID, err)
 		}
+		sdjwt = "; its SD-JWT form is signed by the issuer's key " + k.KeyID
 	}
-	chain := p.ChainName
-	if chain == "" {
-		chain = "chain " + p.ChainID
-	}
+	chain := trustedChainName(match, p.ChainID)
 	what := fmt.Sprintf("the disclosed members (%s) were sealed in token %s of contract %s on %s, anchored in block %d (%s) by %s",
 		proof.DescribePaths(rv.Paths), p.TokenID, p.Contract, chain, p.BlockNumber, check.Anchored.Format(time.RFC3339), check.Sender)
 	if src != nil {
@@ -154,15 +149,11 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 	return nil
 }
 
-// trustedKeys are the issuer's signing keys not marked compromised, by key id.
-func trustedKeys(t *proof.TrustRoot) map[string]ed25519.PublicKey {
-	out := map[string]ed25519.PublicKey{}
-	for _, k := range t.Keys {
-		pub, err := base64.StdEncoding.DecodeString(k.PublicKey)
-		if err != nil || len(pub) != ed25519.PublicKeySize || k.Status == "compromised" {
-			continue
-		}
-		out[k.KeyID] = pub
+// trustedChainName is the chain in words as the trust root names it, never as the file does: a file may say
+// "Polygon PoS" of any chain. Without a trust root (--no-trust) it is only the chain id.
+func trustedChainName(m *proof.TrustMatch, chainID string) string {
+	if m != nil && m.Network.ChainName != "" {
+		return m.Network.ChainName
 	}
-	return out
+	return "chain " + chainID
 }

@@ -159,10 +159,7 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 			return exitWith(exitInvalid, "proof of %s is NOT valid: %v", p.Reference, err)
 		}
 	}
-	chain := p.ChainName
-	if chain == "" {
-		chain = "chain " + p.ChainID
-	}
+	chain := trustedChainName(match, p.ChainID)
 	what := fmt.Sprintf("%s (hash %s) is anchored as token %s of contract %s on %s in block %d (%s), sent by %s, signed by key %s",
 		p.Reference, p.Hash, p.TokenID, p.Contract, chain, p.BlockNumber, check.Anchored.Format(time.RFC3339), check.Sender,
 		keyName(p))

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // verify.mjs checks the SD-JWT form of a seald presentation (or any SD-JWT without key binding) with
 // @sd-jwt/core, an SD-JWT library seald did not write, and Node's own Ed25519: the issuer JWT's EdDSA
-// signature by a key of the issuer's trust root (named by the JWT's kid, not marked compromised), and every
+// signature by a key of the issuer's trust root (named by the JWT's kid, not marked compromised, and if
+// retired, retired after the JWT's iat), and every
 // disclosure against the _sd digests. It prints the disclosed claims as JSON.
 //
 //   node verify.mjs FILE --trust trust.json [--require name,degree]
@@ -92,8 +93,25 @@ const sdjwt = new SDJwtInstance({
     edVerify(null, Buffer.from(data), spki(Buffer.from(key.public_key, "base64")), Buffer.from(sig, "base64url")),
 });
 
+// retiredBefore is the refusal of a JWT by a key the trust root lists as retired at or before the JWT's iat
+// (when the record was sealed, hence at or before its anchor): a retired key is trusted only for records
+// made before its retirement, as `seald proof verify` holds. iat is the JWT's own claim, which the key's
+// holder chose; only the chain tells when the anchor was made, so `seald proof verify` checks that too.
+function retiredBefore(key, claims) {
+  if (key.status !== "retired" || !key.retired_at) return undefined;
+  const retired = Date.parse(key.retired_at);
+  if (typeof claims.iat !== "number" || !(claims.iat * 1000 < retired)) {
+    return `the JWT's key ${key.key_id} was retired at ${key.retired_at}, and this JWT says it was issued at ` +
+      `${typeof claims.iat === "number" ? new Date(claims.iat * 1000).toISOString() : "no time (no iat)"}, not before it: ` +
+      "a retired key is trusted only for records sealed before its retirement";
+  }
+  return undefined;
+}
+
 try {
   if (key === undefined) throw new Error(`the JWT's key ${header.kid} is not one the trust root lists (or it is compromised)`);
+  const late = retiredBefore(key, JSON.parse(Buffer.from(encoded.split("~")[0].split(".")[1] || "", "base64url").toString("utf8") || "{}"));
+  if (late !== undefined) throw new Error(late);
   const { payload } = await sdjwt.verify(encoded, { requiredClaimKeys: required });
   if (visible !== undefined) sameAsVisible(visible, encoded);
   console.log("ok: " + JSON.stringify(payload));

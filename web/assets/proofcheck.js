@@ -54,6 +54,7 @@
     ['issuer', 'Issuer (trust root)'],
     ['disclosures', 'Disclosures against the payload'],
     ['commitment', 'Commitment'],
+    ['signature', "Issuer's signature (SD-JWT)"],
     ['path', 'Leaf and Merkle path to the root'],
     ['chain', 'Chain'],
     ['root', 'Root on the chain'],
@@ -148,7 +149,7 @@
     if (!/^[0-9]+$/.test(p.token_id)) throw new Fail('the bundle\'s token_id is not a decimal number');
     if (!Array.isArray(p.merkle_path)) throw new Fail('the bundle lacks its merkle_path');
     if (typeof p.block_number !== 'number') throw new Fail('the bundle lacks its block_number');
-    return 'record ' + p.reference + ', token ' + p.token_id + ' of contract ' + p.contract + ' on ' + (p.chain_name || 'chain ' + p.chain_id);
+    return 'record ' + p.reference + ', token ' + p.token_id + ' of contract ' + p.contract + ' on ' + 'chain ' + p.chain_id;
   }
 
   // checkTrustDoc checks a trust root fetched by URL as `seald proof verify --trust URL` does: its issuer is
@@ -258,7 +259,7 @@
     if (!p.sd_payload || typeof p.sd_payload !== 'object' || Array.isArray(p.sd_payload)) throw new Fail('the presentation\'s sd_payload is not a JSON object');
     if (!Array.isArray(p.disclosures)) throw new Fail('the presentation lacks its disclosures');
     return 'a presentation of ' + p.disclosures.length + ' disclosure' + (p.disclosures.length === 1 ? '' : 's') + ' for token ' + p.token_id +
-      ' of contract ' + p.contract + ' on ' + (p.chain_name || 'chain ' + p.chain_id);
+      ' of contract ' + p.contract + ' on ' + 'chain ' + p.chain_id;
   }
 
   function b64url(bytes) {
@@ -402,6 +403,45 @@
 
   function isoSeconds(t) { return new Date(t * 1000).toISOString().replace('.000Z', 'Z'); }
 
+  // checkPresentationSignature checks a presentation's sd_jwt as `seald proof verify` does: a presentation,
+  // like a bundle, is signed by the issuer's signing key, not only anchored by its anchoring address. The JWT
+  // is EdDSA by a key the trust root lists (not compromised), carries the payload's _sd, names the
+  // presentation's anchor and commitment, and holds its disclosures. The key goes into match, so that the
+  // anchor step trusts a retired key only for an anchor made before its retirement, as for a bundle.
+  async function checkPresentationSignature(p, commitment, trust, match) {
+    if (typeof p.sd_jwt !== 'string' || !p.sd_jwt) {
+      throw new Fail('the presentation carries no sd_jwt, the issuer\'s signature: a presentation, like a bundle, must be signed by the issuer\'s signing key');
+    }
+    if (!commitment) throw new Fail('no commitment to check the signature against');
+    var parts = p.sd_jwt.split('~');
+    var seg = parts[0].split('.');
+    if (parts.length < 2 || parts[parts.length - 1] !== '' || seg.length !== 3) throw new Fail('sd_jwt is not an SD-JWT without key binding (JWT~disclosures~)');
+    var header, claims, sig = fromB64url(seg[2]);
+    try {
+      header = JSON.parse(new TextDecoder().decode(fromB64url(seg[0])));
+      claims = JSON.parse(new TextDecoder().decode(fromB64url(seg[1])));
+    } catch (e) {
+      throw new Fail('sd_jwt: the issuer JWT is not base64url JSON');
+    }
+    if (!header || header.alg !== 'EdDSA' || !sig || !claims) throw new Fail('sd_jwt: the issuer JWT is not EdDSA');
+    var key = ((trust && trust.keys) || []).filter(function (k) { return k.key_id === header.kid && k.status !== 'compromised'; })[0];
+    if (!key) throw new Fail('sd_jwt: signed by key ' + header.kid + ', which the issuer does not list (or marks compromised)');
+    if (!(await ed25519Verify(b64(key.public_key, 'public key'), sig, new TextEncoder().encode(seg[0] + '.' + seg[1])))) {
+      throw new Fail('sd_jwt: the issuer\'s signature does not match');
+    }
+    var payload = p.sd_payload || {};
+    if (JSON.stringify(claims._sd) !== JSON.stringify(payload._sd) || claims._sd_alg !== payload._sd_alg) {
+      throw new Fail('sd_jwt: its _sd digests are not the presentation\'s payload');
+    }
+    var want = { network: p.network, chain_id: p.chain_id, contract: p.contract, token_id: p.token_id, commitment: bytesToHex(commitment).slice(2) };
+    Object.keys(want).forEach(function (k) {
+      if (!claims.seald || !same(claims.seald[k], want[k])) throw new Fail('sd_jwt: its seald.' + k + ' is not the presentation\'s ' + want[k]);
+    });
+    if (parts.slice(1, parts.length - 1).join('~') !== p.disclosures.join('~')) throw new Fail('sd_jwt: its disclosures are not the presentation\'s');
+    if (match) match.key = key;
+    return 'the SD-JWT form is signed by the issuer\'s key ' + key.key_id + ' (' + key.status + ') and says what the presentation says';
+  }
+
   // run checks bundle (or presentation) p; opts: {trust (document), trustURL (when fetched), rpc (URL), data
   // (text or '')}. report(id, result, message) is called as each step ends; result is pass, fail, skip or
   // unchecked.
@@ -458,6 +498,7 @@
         }
         return 'the SHA-256 of the canonical payload is ' + bytesToHex(commitment).slice(2);
       });
+      await step('signature', function () { return checkPresentationSignature(p, commitment, opts.trust, match); });
       await step('path', function () {
         if (!commitment) throw new Fail('no commitment to make the leaf from');
         var leaf = keccak(concat([new Uint8Array([2]), word(p.token_id), commitment]));
@@ -496,7 +537,7 @@
     var rpc = rpcClient(opts.rpc);
     var token = BigInt(p.token_id);
     var chainOK = await step('chain', async function () {
-      if (!opts.rpc) throw new Unchecked('give the URL of a node of ' + (p.chain_name || 'chain ' + p.chain_id));
+      if (!opts.rpc) throw new Unchecked('give the URL of a node of ' + 'chain ' + p.chain_id);
       var id = BigInt(await rpc('eth_chainId', []));
       if (id.toString() !== p.chain_id) throw new Fail('the node is on chain ' + id + ', not the ' + what + '\'s chain ' + p.chain_id);
       return 'the node ' + opts.rpc + ' is on chain ' + p.chain_id;
@@ -672,6 +713,18 @@
     }
   }
 
+  // otherRecord refuses, on a record's page, a visitor's file for another record (another token, contract or
+  // chain): a "Valid" shown under this record would read as said of it.
+  function otherRecord(p) {
+    var want = { chain_id: form.getAttribute('data-chain-id'), contract: form.getAttribute('data-contract'), token_id: form.getAttribute('data-token-id') };
+    Object.keys(want).forEach(function (k) {
+      if (want[k] && !same(p && p[k], want[k])) {
+        throw new Fail('the file is for ' + k.replace('_id', '').replace('_', ' ') + ' ' + String(p && p[k]) + ', not this record\'s ' + want[k] +
+          ': this page checks files of this record only; check it on its own record\'s page or with the standalone checker');
+      }
+    });
+  }
+
   async function load() {
     var proofURL = form.getAttribute('data-proof');
     var trustURL = form.getAttribute('data-trust');
@@ -679,6 +732,7 @@
     var mine = document.getElementById('proof-file'); // the page's: a proof or presentation file of the visitor's
     if (proofURL && mine && mine.files && mine.files[0]) {
       p = bundleOf(parse(await mine.files[0].text(), 'proof file'));
+      otherRecord(p);
       var tr = await fetch(trustURL, { cache: 'no-store', credentials: 'omit' }).catch(function () {
         throw new Unchecked('the issuer\'s trust root could not be downloaded from ' + trustURL);
       });
