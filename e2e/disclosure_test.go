@@ -194,7 +194,7 @@ func TestDisclosureOnGeth(t *testing.T) {
 					}
 					tb.do(chromedp.SetValue(chromedp.CSS("#proof-rpc"), g.URL))
 					got := tb.runProofCheck()
-					verdict := "Valid"
+					verdict := devValid
 					if c.fail != nil {
 						verdict = "Not valid"
 					}
