@@ -482,6 +482,21 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	// The business's domain identity (did:web): claimed, read back, and checked; the check fails here (nothing
+	// publishes the document) and says why, in a 200 like every check. TestIdentityThroughBinary verifies one.
+	t.Run("identity", func(t *testing.T) {
+		r := in.post("/tenant/identity", map[string]any{"domain": "127.0.0.1:1"})
+		if r.Status != 200 || str(r.Body, "data.did") != "did:web:127.0.0.1%3A1" || str(r.Body, "data.state") != "pending" {
+			t.Fatalf("set identity: %d %s", r.Status, r.Raw)
+		}
+		if r := in.get("/tenant/identity"); r.Status != 200 || str(r.Body, "data.did") != "did:web:127.0.0.1%3A1" {
+			t.Errorf("get identity: %d %s", r.Status, r.Raw)
+		}
+		if r := in.post("/tenant/identity/check", nil); r.Status != 200 || str(r.Body, "data.state") == "verified" || str(r.Body, "data.reason") == "" {
+			t.Errorf("check identity with nothing published: %d %s", r.Status, r.Raw)
+		}
+	})
+
 	// Erasure (issue 19): its answers, the 410 of download and the erased_time members are checked against
 	// openapi.json like every other answer here; TestErasure checks what erasure keeps and removes.
 	t.Run("erase", func(t *testing.T) {

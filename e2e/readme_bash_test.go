@@ -88,13 +88,13 @@ func TestReadmeWalkthrough(t *testing.T) {
 // git clone would miss) into a new git repository with one commit, and returns its path.
 func cloneWorkingTree(t *testing.T) string {
 	t.Helper()
-	ls, err := exec.Command("git", "-C", "../..", "ls-files", "-co", "--exclude-standard", "-z").Output()
+	ls, err := exec.Command("git", "-C", "..", "ls-files", "-co", "--exclude-standard", "-z").Output()
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
 	dst := filepath.Join(t.TempDir(), "seald")
 	for _, name := range strings.Split(strings.TrimRight(string(ls), "\x00"), "\x00") {
-		b, err := os.ReadFile(filepath.Join("../..", name))
+		b, err := os.ReadFile(filepath.Join("..", name))
 		if os.IsNotExist(err) {
 			continue // deleted in the working tree
 		}

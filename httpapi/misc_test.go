@@ -132,7 +132,7 @@ func TestAuthentication(t *testing.T) {
 		a.do("GET", target, "").ok(t, 200, nil, "success", "data", "error")
 		r := a.do("GET", target, "")
 		r.plainError(t, 429, "rate limit of this API key exceeded")
-		if r.header.Get("Retry-After") != "1" {
+		if r.header.Get("Retry-After") != "1000" { // one request at 0.001 a second: the next token in 1000 s
 			t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
 		}
 	})

@@ -118,6 +118,9 @@ func TestRouteWithoutAuthenticationChangesNothing(t *testing.T) {
 		"GET /svc-data/data/download":                              {s.download, "?reference=" + ref, ""},
 		"GET /verification/api/v1/disclosure":                      {s.disclosure, "?reference=" + ref, ""},
 		"GET /verification/api/v1/credential":                      {s.credential, "?reference=" + ref, ""},
+		"POST /tenant/identity":                                    {s.setIdentity, "", `{"domain":"acme.example"}`},
+		"GET /tenant/identity":                                     {s.getIdentity, "", ""},
+		"POST /tenant/identity/check":                              {s.checkIdentity, "", ""},
 	}
 	for _, route := range authenticatedRoutes(t) {
 		if _, ok := calls[route]; !ok && !strings.HasPrefix(route, "GET "+verifyPrefix) && !strings.HasPrefix(route, "POST "+verifyPrefix) {
