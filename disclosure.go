@@ -46,7 +46,7 @@ func (s *Service) Disclosure(ctx context.Context, c *Caller, reference, password
 		return nil, Errorf(EGONE, "record %s was erased on %s: its disclosures are destroyed and no package can be made again; presentations made before still verify",
 			r.Reference, r.ErasedAt.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	if r.Disclosure == "" {
+	if r.Disclosure == "" && r.State != StatePending { // a PENDING record gets its commitment in the store step
 		return nil, Errorf(EINVALID, "record %s was sealed before selective disclosure: it has no disclosure commitment", r.Reference)
 	}
 	if r.TokenID == 0 || r.BatchID == 0 {

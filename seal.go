@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-
-	"seald.dev/seald/proof"
 )
 
 // SealRequest is a decoded authentication request. The HTTP layer has checked the members' JSON types; the
@@ -186,17 +184,7 @@ func (s *Service) create(ctx context.Context, r *Record, canon []byte) (*Record,
 	if err != nil {
 		return nil, err
 	}
-	r.DataKey = key
-	secret, err := s.Secrets.DisclosureSecret(r.Reference, key)
-	if err != nil {
-		return nil, err
-	}
-	commitment, err := proof.SDCommitment(canon, secret)
-	if err != nil {
-		return nil, ownData("create", err)
-	}
-	blind := disclosureBlind(secret)
-	r.Disclosure, r.DisclosureBlind = hex.EncodeToString(commitment[:]), hex.EncodeToString(blind[:])
+	r.DataKey = key // the disclosure commitment follows from it and the payload, in the store step
 	if err := s.Store.CreateRecord(ctx, r, env, &Job{Kind: JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
 		return nil, err
 	}

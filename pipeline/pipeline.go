@@ -565,6 +565,8 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 		if env, err = p.Secrets.SealEnvelope(r.Reference, env); err != nil {
 			return err
 		}
+	} else if err := p.disclose(r, env, u); err != nil {
+		return err
 	}
 	cid, err := p.Blobs.Put(ctx, env)
 	if err != nil {
