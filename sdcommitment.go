@@ -18,7 +18,7 @@ func DisclosureCommitment(k DisclosureKeyer, reference, dataKey string, canon []
 	}
 	c, err := proof.SDCommitment(canon, secret)
 	if err != nil {
-		return "", "", ownData("DisclosureCommitment", err)
+		return "", "", &Error{Code: EINTERNAL, Op: "DisclosureCommitment", Err: err}
 	}
 	b := disclosureBlind(secret)
 	return hex.EncodeToString(c[:]), hex.EncodeToString(b[:]), nil
