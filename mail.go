@@ -1,6 +1,9 @@
 package seald
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Mail is one notification message of a record. The Mailer adds From, Date and the Message-ID.
 type Mail struct {
@@ -14,6 +17,9 @@ type Mail struct {
 	VerificationLink string
 	// Business and Project name who sealed the record; the message says so.
 	Business, Project string
+	// Since is when the record was accepted: no message about it was sent before. An outbox that keeps what
+	// it sent looks for an earlier send of the record among the messages since then only (zero: all of them).
+	Since time.Time
 }
 
 // Mailer sends notification e-mail. The embedded default appends each message to an outbox, an mbox file in

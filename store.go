@@ -291,6 +291,8 @@ type RecordUpdate struct {
 	ClearError bool
 	// CID and EncryptedFile: the store step's envelope in IPFS.
 	CID, EncryptedFile string
+	// Disclosure and DisclosureBlind: the store step's selective-disclosure commitment (Record.Disclosure).
+	Disclosure, DisclosureBlind string
 	// MessageID: the notify step's e-mail.
 	MessageID string
 	// Signature: the finish step's signature of the proof digest (IsSigned follows).

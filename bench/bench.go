@@ -34,7 +34,7 @@ const (
 )
 
 // AllSections lists every section.
-var AllSections = []string{SectionJCS, SectionGas, SectionVerify, SectionIntake, SectionE2E}
+var AllSections = []string{SectionJCS, SectionGas, SectionVerify, SectionIntake, SectionWrites, SectionE2E}
 
 // Config says what to measure and for how long.
 type Config struct {
@@ -57,6 +57,8 @@ type Config struct {
 	E2EDrain    time.Duration
 	// JCSTime is how long each canonicalizer runs per input and round.
 	JCSTime time.Duration
+	// WritesRecords are sealed on each store by the writes section, at E2ERate (default 3,000).
+	WritesRecords int
 	// LoneRecords are sealed one at a time before the end-to-end load, for the single-record latency.
 	LoneRecords int
 	// Tessera is the tessera-peer binary (tools/tessera), run beside the intake section with the same
@@ -165,6 +167,8 @@ func Run(ctx context.Context, cfg Config, open Opener) (*Report, error) {
 			rep.Verify, err = runVerify(ctx, cfg, open, rep)
 		case SectionIntake:
 			rep.Intake, err = runIntake(ctx, cfg, open, rep)
+		case SectionWrites:
+			rep.Writes, rep.SD, err = runWrites(ctx, cfg, open, rep)
 		case SectionE2E:
 			rep.E2E, err = runE2E(ctx, cfg, open)
 		}

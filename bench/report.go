@@ -19,6 +19,8 @@ type Report struct {
 	Verify  []*VerifyRun   `json:"verify,omitempty"`
 	Intake  []*IntakeRun   `json:"intake,omitempty"`
 	E2E     *E2ERun        `json:"e2e,omitempty"`
+	Writes  []*WritesRun   `json:"writes,omitempty"`
+	SD      *SDCost        `json:"sd_at_sealing,omitempty"`
 	Peer    *PeerRun       `json:"peer,omitempty"`
 	Gas     *GasRun        `json:"gas,omitempty"`
 	JCS     *JCSRun        `json:"jcs,omitempty"`
@@ -53,7 +55,7 @@ func summary(cfg Config) map[string]any {
 		"connections": cfg.Conns, "intake_connections": cfg.IntakeConns, "e2e_offered_per_second": cfg.E2ERate,
 		"e2e_steps":      cfg.E2ESteps,
 		"e2e_duration_s": cfg.E2EDuration.Seconds(), "e2e_warmup_s": cfg.E2EWarmup.Seconds(),
-		"e2e_drain_s": cfg.E2EDrain.Seconds(), "jcs_time_s": cfg.JCSTime.Seconds(), "gas_batch_sizes": cfg.GasSizes,
+		"e2e_drain_s": cfg.E2EDrain.Seconds(), "writes_records": cfg.WritesRecords, "jcs_time_s": cfg.JCSTime.Seconds(), "gas_batch_sizes": cfg.GasSizes,
 		"sections": cfg.Sections, "postgres": cfg.Postgres != "",
 	}
 }
@@ -135,6 +137,7 @@ func (r *Report) Markdown() string {
 				in.Committed, 100*in.Seald.CPU, in.Seald.PeakRSSMB)
 		}
 	}
+	writesMarkdown(&b, r.Writes, r.SD)
 	if e := r.E2E; e != nil {
 		e.markdown(&b)
 	}

@@ -132,3 +132,9 @@ func (s *Server) writeVerification(w http.ResponseWriter, r *http.Request, res *
 	m.Put(gen, key, &answer{sum: sum, body: body}, now.Add(answerTTL), now)
 	writeBody(w, http.StatusOK, body)
 }
+
+// HeldAnswers is the number of encoded verification answers held, for the metrics; AnswerLimit bounds it.
+func (s *Server) HeldAnswers() int { return s.answers.cache().Len() }
+
+// AnswerLimit is the most verification answers a Server holds.
+const AnswerLimit = answerLimit

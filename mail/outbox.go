@@ -70,7 +70,9 @@ type Outbox struct {
 	size, logSize int64           // the durable lengths of both files
 	imported      map[string]bool // Message-IDs of the imported .eml files
 	sent          *sentIndex      // the lines of sent.log by reference (outbox_sent.go)
-	broken        error           // set when a failed append could not be undone
+	window        int             // the bounds of sent: sentWindow lines and sentKeep, but in tests
+	keep          time.Duration
+	broken        error // set when a failed append could not be undone
 	syncFiles     func(files ...*os.File) error
 }
 
@@ -97,7 +99,7 @@ func NewOutbox(dir, from string) (*Outbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Outbox{dir: dir, c: c, maxGroup: defaultOutboxGroup, syncFiles: syncFiles}, nil
+	return &Outbox{dir: dir, c: c, maxGroup: defaultOutboxGroup, syncFiles: syncFiles, window: sentWindow, keep: sentKeep}, nil
 }
 
 // Dir returns the directory of the outbox.
@@ -108,11 +110,12 @@ func (o *Outbox) Path() string { return filepath.Join(o.dir, MboxName) }
 
 // outboxEntry is one message on its way into the mbox.
 type outboxEntry struct {
-	ref, id  string // reference and Message-ID, for sent.log
-	data     []byte // the message as the mbox holds it (mboxEntry)
-	sum      uint32 // CRC-32C of data
-	imported bool   // an .eml file of an earlier version, not a send
-	erase    string // not a message: the reference whose messages to erase (outbox_erase.go)
+	ref, id  string    // reference and Message-ID, for sent.log
+	since    time.Time // when the record was accepted (seald.Mail.Since), for the look-up of an earlier send
+	data     []byte    // the message as the mbox holds it (mboxEntry)
+	sum      uint32    // CRC-32C of data
+	imported bool      // an .eml file of an earlier version, not a send
+	erase    string    // not a message: the reference whose messages to erase (outbox_erase.go)
 	// sentAs is set by the committer when the reference's message was in the outbox already and this one
 	// was not written: the Message-ID of the message there.
 	sentAs string
@@ -148,6 +151,7 @@ func (o *Outbox) Send(ctx context.Context, m *seald.Mail) (string, error) {
 	// The caller renders and checksums its own message, so that this work is spread over the callers; the
 	// committer only writes and syncs.
 	e := newEntry(m.Reference, b.messageID, o.c.from.Address, o.c.now(), buf.Bytes(), false)
+	e.since = m.Since
 	if err := g.Submit(ctx, e); err != nil {
 		if errors.Is(err, group.ErrClosed) {
 			return "", fmt.Errorf("mail: outbox: %w", os.ErrClosed)
@@ -244,7 +248,7 @@ func (o *Outbox) append(batch []*outboxEntry) error {
 			write = append(write, e)
 			continue
 		}
-		id, ok, err := o.sentID(e.ref)
+		id, ok, err := o.sentID(e.ref, e.since)
 		if err != nil {
 			return err
 		}
@@ -265,7 +269,8 @@ func (o *Outbox) append(batch []*outboxEntry) error {
 		return nil
 	}
 	var data, lines bytes.Buffer
-	now := time.Now().UTC().Format(time.RFC3339Nano)
+	at := time.Now().UTC()
+	now := at.Format(time.RFC3339Nano)
 	off := o.size
 	starts := make([]int64, len(write)) // where each line starts in the log
 	for i, e := range write {
@@ -300,9 +305,9 @@ func (o *Outbox) append(batch []*outboxEntry) error {
 			o.imported[e.id] = true
 		}
 		if ref := e.ref; ref != "-" {
-			o.sent.add([]byte(ref), starts[i])
+			o.sent.add([]byte(ref), starts[i], at)
 		} else if ref := referenceOf(e.id); ref != "" {
-			o.sent.add([]byte(ref), starts[i])
+			o.sent.add([]byte(ref), starts[i], at)
 		}
 	}
 	return nil
@@ -353,7 +358,8 @@ func syncDir(dir string) error {
 
 // logLine is one whole line of sent.log.
 type logLine struct {
-	start, end int64 // the line's bytes in the log, newline included
+	start, end int64     // the line's bytes in the log, newline included
+	at         time.Time // when it was written (zero when its time does not parse)
 	ref, id    string
 	positioned bool  // a line of the mbox outbox; the lines of the .eml outbox have no position
 	off, n     int64 // the message's bytes in the mbox
@@ -379,6 +385,7 @@ func parseLog(b []byte, base int64) []logLine {
 			continue
 		}
 		line.ref, line.id = f[1], f[2]
+		line.at, _ = time.Parse(time.RFC3339Nano, f[0])
 		if len(f) >= 4 && f[3] == "erased" {
 			line.erased, line.imported = true, len(f) >= 6 && f[5] == "import"
 		} else if len(f) >= 6 {

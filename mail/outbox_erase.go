@@ -158,7 +158,7 @@ func (o *Outbox) eraseRef(reference string) error {
 	}
 	o.size, o.logSize = size, int64(newLog.Len())
 	// The lines moved; the erased ones are still there, so the erased record's message is not sent again.
-	sent, err := indexLog(bytes.NewReader(newLog.Bytes()))
+	sent, err := indexLog(bytes.NewReader(newLog.Bytes()), int64(newLog.Len()), o.window, o.keep)
 	if err != nil {
 		o.broken = err
 		return err

@@ -44,7 +44,7 @@ func (o *Outbox) recover() error {
 	if err := o.syncFiles(o.mbox, o.log); err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
-	if o.sent, err = indexLog(io.NewSectionReader(o.log, 0, o.logSize)); err != nil {
+	if o.sent, err = indexLog(o.log, o.logSize, o.window, o.keep); err != nil {
 		return err
 	}
 	return o.importEML()

@@ -565,6 +565,8 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 		if env, err = p.Secrets.SealEnvelope(r.Reference, env); err != nil {
 			return err
 		}
+	} else if err := p.disclose(r, env, u); err != nil {
+		return err
 	}
 	cid, err := p.Blobs.Put(ctx, env)
 	if err != nil {
@@ -669,6 +671,7 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 		id, err := p.Mailer.Send(ctx, &seald.Mail{
 			Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
 			HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link, Business: r.Mail.Business, Project: r.Mail.Project,
+			Since: r.CreatedAt,
 		})
 		p.Observer.MailSent(err == nil)
 		if err != nil {

@@ -62,6 +62,7 @@ func (s *Store) fetchBriefs(ctx context.Context, refs, hashes []string) (byRef m
 			var b pgx.Batch
 			b.Queue(refQuery, refArg).Query(scanRefs)
 			b.Queue(hashQuery, hashArg).Query(scanHashes)
+			sqlstore.Count("", b.Len(), 0)
 			return s.pool.SendBatch(ctx, &b).Close()
 		}
 		query, arg, scan := refQuery, refArg, scanRefs

@@ -169,6 +169,7 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 			return rows.Err()
 		})
 	}
+	sqlstore.Count("", b.Len(), 0)
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return err
 	}
@@ -210,6 +211,7 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	if b.Len() == 0 {
 		return nil
 	}
+	sqlstore.Count("", b.Len(), 0)
 	return tx.SendBatch(ctx, &b).Close()
 }
 

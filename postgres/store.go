@@ -228,14 +228,21 @@ type pq struct{ q querier }
 
 func (p pq) Exec(ctx context.Context, query string, args ...any) (int64, error) {
 	tag, err := p.q.Exec(ctx, rebind(query), args...)
+	sqlstore.Count(query, 1, tag.RowsAffected())
 	return tag.RowsAffected(), err
 }
 
 func (p pq) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	return p.q.Query(ctx, rebind(query), args...)
+	sqlstore.Count(query, 1, 0)
+	rows, err := p.q.Query(ctx, rebind(query), args...)
+	if err != nil {
+		return rows, err
+	}
+	return sqlstore.CountRows(query, rows), nil
 }
 
 func (p pq) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	sqlstore.Count(query, 1, 0)
 	return p.q.QueryRow(ctx, rebind(query), args...)
 }
 

@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -11,17 +9,6 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/proof"
 )
-
-// disclosureBlind is the record's blinding node of its batch's Merkle tree (evm.BatchTree): 32 bytes no one
-// but seald knows, paired with the record's content leaf so that no node of a presentation's Merkle path is a
-// function of the content hash alone (which would let a verifier confirm guesses of the hidden members).
-func disclosureBlind(secret []byte) [32]byte {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte("blind\n"))
-	var b [32]byte
-	copy(b[:], m.Sum(nil))
-	return b
-}
 
 // Disclosure returns the disclosure package of a record to its owner (or the operator). A record sealed
 // before selective disclosure has no commitment (EINVALID); one not anchored yet is ECONFLICT; an erased
@@ -36,7 +23,7 @@ func (s *Service) Disclosure(ctx context.Context, c *seald.Caller, reference, pa
 		return nil, seald.Errorf(seald.EGONE, "record %s was erased on %s: its disclosures are destroyed and no package can be made again; presentations made before still verify",
 			r.Reference, r.ErasedAt.UTC().Format("2006-01-02T15:04:05Z"))
 	}
-	if r.Disclosure == "" {
+	if r.Disclosure == "" && r.State != seald.StatePending { // a PENDING record gets its commitment in the store step
 		return nil, seald.Errorf(seald.EINVALID, "record %s was sealed before selective disclosure: it has no disclosure commitment", r.Reference)
 	}
 	if r.TokenID == 0 || r.BatchID == 0 {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"seald.dev/seald"
-	"seald.dev/seald/proof"
 )
 
 // Limits on the e-mail members, so a record cannot carry an unbounded message.
@@ -166,17 +165,7 @@ func (s *Service) create(ctx context.Context, r *seald.Record, canon []byte) (*s
 	if err != nil {
 		return nil, err
 	}
-	r.DataKey = key
-	secret, err := s.Secrets.DisclosureSecret(r.Reference, key)
-	if err != nil {
-		return nil, err
-	}
-	commitment, err := proof.SDCommitment(canon, secret)
-	if err != nil {
-		return nil, ownData("create", err)
-	}
-	blind := disclosureBlind(secret)
-	r.Disclosure, r.DisclosureBlind = hex.EncodeToString(commitment[:]), hex.EncodeToString(blind[:])
+	r.DataKey = key // the disclosure commitment follows from it and the payload, in the store step
 	if err := s.Store.CreateRecord(ctx, r, env, &seald.Job{Kind: seald.JobStore, Reference: r.Reference, RunAt: r.CreatedAt}); err != nil {
 		return nil, err
 	}

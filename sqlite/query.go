@@ -74,7 +74,9 @@ func (q *querier) Exec(ctx context.Context, query string, args ...any) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	return res.RowsAffected()
+	n, err := res.RowsAffected()
+	sqlstore.Count(query, 1, n)
+	return n, err
 }
 
 func (q *querier) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
@@ -85,10 +87,15 @@ func (q *querier) Query(ctx context.Context, query string, args ...any) (sqlstor
 	} else {
 		rows, err = q.db.QueryContext(ctx, query, args...)
 	}
-	return sqlRows{rows}, err
+	sqlstore.Count(query, 1, 0)
+	if err != nil {
+		return sqlRows{rows}, err
+	}
+	return sqlstore.CountRows(query, sqlRows{rows}), nil
 }
 
 func (q *querier) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	sqlstore.Count(query, 1, 0)
 	if st := q.stmt(ctx, query, args); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}

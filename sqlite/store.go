@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"seald.dev/seald/internal/sqlstore"
@@ -44,7 +45,8 @@ type Store struct {
 	reads  querier       // the read pool, its statements prepared once
 	writes writeStmts    // the writer's statements, prepared once
 
-	held sqlstore.Held // the leader locks, released by Close
+	held sqlstore.Held            // the leader locks, released by Close
+	wal  atomic.Pointer[walMeter] // nil unless a measurement counts the log's bytes (walmeter.go)
 	once sync.Once
 	err  error
 }
@@ -198,6 +200,9 @@ func (s *Store) writeTx(ctx context.Context, op string, writes int, fn func(ctx 
 	s.writes.prepareNoted(context.WithoutCancel(ctx))
 	if err == nil {
 		s.ckpt.committed(writes)
+		if m := s.wal.Load(); m != nil {
+			m.committed()
+		}
 	}
 	return wrap(op, err)
 }

@@ -3,7 +3,7 @@
 // production binary carries none of the bench's dependencies (plotting, other canonicalizers).
 //
 //	sealbench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
-//	          [--e2e-rate R] [--e2e-steps N] [--e2e-duration D]
+//	          [--e2e-rate R] [--e2e-steps N] [--e2e-duration D] [--writes-records N]
 package main
 
 import (
@@ -58,6 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	e2eRate := fs.Float64("e2e-rate", 0, "end-to-end first offered rate, authentications per second, stepped by half "+
 		"of it (default 1000)")
 	e2eSteps := fs.Int("e2e-steps", 0, "end-to-end offered rates tried at most, until one falls behind (default 8; 4 with --quick)")
+	writesRecords := fs.Int("writes-records", 0, "records sealed on each store by the writes section, at --e2e-rate (default 3000)")
 	gasSizes := fs.String("gas-sizes", "", "anchoring batch sizes of the gas section (default 1,64,256,1024)")
 	jcsTime := fs.Duration("jcs-time", 0, "time per canonicalizer, input and round (default 1s; 200ms with --quick)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, store and load generator) to this file")
@@ -91,6 +92,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if *e2eSteps > 0 {
 		cfg.E2ESteps = *e2eSteps
+	}
+	if *writesRecords > 0 {
+		cfg.WritesRecords = *writesRecords
 	}
 	if *jcsTime > 0 {
 		cfg.JCSTime = *jcsTime

@@ -191,6 +191,10 @@ func (s *Store) updateRecord(ctx context.Context, q Querier, op, reference strin
 		add("cid", u.CID)
 		add("encrypted_file", u.EncryptedFile)
 	}
+	if u.Disclosure != "" {
+		add("disclosure", u.Disclosure)
+		add("disclosure_blind", u.DisclosureBlind)
+	}
 	if u.MessageID != "" {
 		add("message_id", u.MessageID)
 		if u.State != seald.StateEmailSent {

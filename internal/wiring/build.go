@@ -317,6 +317,7 @@ func (a *App) buildServer() error {
 	if cfg.Metrics == "api" {
 		api.MetricsHandler = a.Metrics.Handler()
 	}
+	a.Metrics.WatchAnswers(api.HeldAnswers, httpapi.AnswerLimit)
 	// The console's failed sign-ins count in the API's own budget of failed authentications.
 	api.Console = &console.Console{Service: svc, Throttle: api, Limits: api, Logger: a.Logger}
 	a.Server = &http.Server{

@@ -1,0 +1,62 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"seald.dev/seald/internal/sqlstore"
+)
+
+// The WAL meter counts every frame the writer appends, also across checkpoints that start the log again
+// (where the file's size says nothing), and the counting hook counts the statements and the rows they
+// insert; off, neither counts (issue 45's writes section).
+func TestWALMeterAcrossCheckpoints(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "seald.db"), WithoutGroupCommit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if err := s.write(ctx, "test", func(ctx context.Context, q *querier) error {
+			_, err := q.Exec(ctx, query, args...)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`CREATE TABLE meter (x BLOB)`)
+	stopWAL, err := s.MeterWAL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopCount := sqlstore.StartCounting()
+	const commits = 40
+	for i := range commits {
+		exec(`INSERT INTO meter (x) VALUES (?)`, make([]byte, 100))
+		if i%10 == 9 { // the log is copied back and truncated: the next commit starts it again
+			if _, err := s.ckpt.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	counts := stopCount()
+	bytes, err := stopWAL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const frame = 24 + 4096
+	if bytes < commits*frame || bytes > 4*commits*frame {
+		t.Errorf("%d commits of one small row appended %d WAL bytes, want between %d and %d", commits, bytes,
+			commits*frame, 4*commits*frame)
+	}
+	if counts.Statements != commits || counts.Inserted != commits || counts.Updated != 0 || counts.Deleted != 0 {
+		t.Errorf("counted %+v, want %d statements inserting %d rows", counts, commits, commits)
+	}
+	exec(`DELETE FROM meter`) // counting is off: nothing counts, and nothing fails
+	if after := stopCount(); after != counts {
+		t.Errorf("counting went on after it stopped: %+v", after)
+	}
+}
