@@ -64,6 +64,8 @@ type Service struct {
 	Identities Identities
 	// FetchDID fetches the DID documents of the businesses' domains, through the outbound guard.
 	FetchDID DIDFetcher
+	// BuildManifest makes the published manifests of batches (manifest.go); nil publishes none.
+	BuildManifest ManifestBuilder
 
 	cache tenantCache
 }
@@ -73,6 +75,7 @@ type Service struct {
 type ServiceStore interface {
 	Tenants
 	Records
+	BatchManifests
 	Batch(ctx context.Context, id int64) (*Batch, error)
 	Revocation(ctx context.Context, network string, tokenID uint64) (*Revocation, error)
 }

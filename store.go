@@ -397,6 +397,7 @@ type Store interface {
 	Records
 	Jobs
 	Batches
+	BatchManifests
 	Revocations
 	Locks
 	Webhooks

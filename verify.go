@@ -231,5 +231,8 @@ func (s *Service) proof(ctx context.Context, r *Record) (*proof.Bundle, error) {
 		p.MerklePath = []string{}
 	}
 	p.Sign(s.Secrets)
+	if s.BuildManifest != nil {
+		p.Manifest = s.ManifestURL(r.Network, b.FirstTokenID) // unsigned: not in the digest
+	}
 	return p, nil
 }
