@@ -2,8 +2,6 @@ package seald
 
 import (
 	"context"
-	"strconv"
-	"strings"
 
 	"seald.dev/seald/proof"
 )
@@ -37,29 +35,3 @@ type BatchManifests interface {
 // ManifestBuilder makes the manifest of a batch on chain ch from its contents (evm.BuildManifest): the nodes
 // are keccak256 hashes of the chain's tree, which the domain leaves to the chain's package.
 type ManifestBuilder func(ch Chain, c *BatchContents) (*proof.BatchManifest, error)
-
-// BatchManifest returns the manifest of the confirmed batch of a network that holds a token, for anyone:
-// token ids and the roots on chain are public, and the manifest shows no record's data (BatchContents).
-// ENOTFOUND for an unknown network, a malformed token id, a token no confirmed batch holds, or when this
-// service publishes no manifests.
-func (s *Service) BatchManifest(ctx context.Context, network, tokenID string) (*proof.BatchManifest, error) {
-	notFound := Errorf(ENOTFOUND, "no confirmed batch holds token %s on %s", tokenID, network)
-	ch, known := s.Chains[network]
-	id, ok, err := ParseTokenID(tokenID)
-	if !known || err != nil || !ok || s.BuildManifest == nil {
-		return nil, notFound
-	}
-	c, err := s.Store.BatchContents(ctx, network, id)
-	if ErrorCode(err) == ENOTFOUND {
-		return nil, notFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s.BuildManifest(ch, c)
-}
-
-// ManifestURL is where the manifest of the batch that holds a token is published (BatchManifest).
-func (s *Service) ManifestURL(network string, tokenID uint64) string {
-	return strings.TrimRight(s.PublicURL, "/") + "/batches/" + network + "/" + strconv.FormatUint(tokenID, 10)
-}
