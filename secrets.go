@@ -75,6 +75,9 @@ type SigningKey struct {
 	// Compromised is when the operator marked the key compromised (`seald keys compromised`); zero if never.
 	// Verifiers refuse every bundle such a key signed.
 	Compromised time.Time
+	// RetiredBlocks is, per chain id, the head of the chain read when the key was retired (`seald keys
+	// rotate --signing`): the key covers anchors in blocks up to it (proof.TrustKey.RetiredBlocks).
+	RetiredBlocks map[string]uint64
 }
 
 // KeySignature is a signature by one signing key, named by its KeyID.

@@ -37,6 +37,7 @@ type VerificationService interface {
 	PublicRecord(ctx context.Context, id string) (*PublicRecord, error)
 	PublicProof(ctx context.Context, id string) (*proof.Bundle, error)
 	TokenMetadata(ctx context.Context, network, tokenID string) (*TokenMetadata, error)
+	BatchManifest(ctx context.Context, network, tokenID string) (*proof.BatchManifest, error)
 	VerificationLink(reference string) string
 	TrustRootURL() string
 	PublicKey() ed25519.PublicKey

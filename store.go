@@ -399,6 +399,7 @@ type Store interface {
 	Records
 	Jobs
 	Batches
+	BatchManifests
 	Revocations
 	Locks
 	Webhooks

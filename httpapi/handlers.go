@@ -477,6 +477,24 @@ func (s *Server) publicKey(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// batchManifest serves the manifest of the confirmed batch that holds a token, for anyone, as a bare
+// document (no envelope), like the trust root: a file that auditors keep and pass to `seald proof verify
+// --batch`. Errors are the plain envelope, 404 for anything that names no confirmed batch.
+func (s *Server) batchManifest(w http.ResponseWriter, r *http.Request) {
+	m, err := s.Service.BatchManifest(r.Context(), r.PathValue("network"), r.PathValue("token_id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(append(b, '\n'))
+}
+
 // trustRoot serves the issuer's trust root as a bare document, not in an envelope: it is a file that
 // verifiers keep and pass to `seald proof verify --trust`.
 func (s *Server) trustRoot(w http.ResponseWriter, r *http.Request) {

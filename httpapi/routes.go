@@ -45,6 +45,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/verification/api/v1/disclosure", s.authenticate(s.disclosure))
 	handle("GET", "/.well-known/seald-key", s.publicKey)
 	handle("GET", "/.well-known/seald-trust.json", s.trustRoot)
+	handle("GET", "/batches/{network}/{token_id}", s.batchManifest)
 	// Records as verifiable credentials and what their verifiers fetch (credentials.go, docs/credentials.md).
 	handle("GET", "/verification/api/v1/credential", s.authenticate(s.credential))
 	handle("GET", "/.well-known/did.json", s.didDocument)

@@ -14,6 +14,7 @@ type VerificationService struct {
 	PublicRecordFn     func(ctx context.Context, id string) (*seald.PublicRecord, error)
 	PublicProofFn      func(ctx context.Context, id string) (*proof.Bundle, error)
 	TokenMetadataFn    func(ctx context.Context, network, tokenID string) (*seald.TokenMetadata, error)
+	BatchManifestFn    func(ctx context.Context, network, tokenID string) (*proof.BatchManifest, error)
 	VerificationLinkFn func(reference string) string
 	TrustRootURLFn     func() string
 	PublicKeyFn        func() ed25519.PublicKey
@@ -45,6 +46,14 @@ func (s *VerificationService) PublicProof(ctx context.Context, id string) (*proo
 		unset("VerificationService", "PublicProof")
 	}
 	return s.PublicProofFn(ctx, id)
+}
+
+// BatchManifest calls BatchManifestFn.
+func (s *VerificationService) BatchManifest(ctx context.Context, network, tokenID string) (*proof.BatchManifest, error) {
+	if s.BatchManifestFn == nil {
+		unset("VerificationService", "BatchManifest")
+	}
+	return s.BatchManifestFn(ctx, network, tokenID)
 }
 
 // TokenMetadata calls TokenMetadataFn.

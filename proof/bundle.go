@@ -38,6 +38,10 @@ type Bundle struct {
 	KeyID       string   `json:"key_id"`     // KeyID of the signing key (version 2)
 	PublicKey   string   `json:"public_key"` // base64 (std) Ed25519 public key of the service
 	Signature   string   `json:"signature"`  // base64 (std) Ed25519 signature over Digest()
+	// Manifest is the URL of the manifest of the bundle's batch (BatchManifest), for auditors. It is not
+	// signed (Digest leaves it out, so bundles with and without it verify alike): the manifest is checked
+	// against the chain, not against the issuer's word.
+	Manifest string `json:"manifest,omitempty"`
 }
 
 // File is the bundle as the file the public page and the console download and `seald proof verify` reads:
@@ -70,8 +74,8 @@ type signedFields struct {
 }
 
 // Digest is what the service signs. Version 2: SHA-256 of "seald proof v2\n" followed by the RFC 8785
-// canonical JSON of every member of the bundle but signature, so that no member can be changed without
-// breaking the signature. Version 1: SHA-256 over the JSON of the identifying members only.
+// canonical JSON of every member of the bundle but signature and manifest (an unsigned link), so that no
+// other member can be changed without breaking the signature. Version 1: SHA-256 over the JSON of the identifying members only.
 func (p *Bundle) Digest() [32]byte {
 	if p.Version == 1 {
 		b, _ := json.Marshal(signedFields{
@@ -80,11 +84,12 @@ func (p *Bundle) Digest() [32]byte {
 		})
 		return sha256.Sum256(append([]byte("seald record digest\n"), b...))
 	}
-	// The proof's members but signature: the outer Signature, shallower than the proof's own, hides it and
-	// is itself omitted. jcs orders the members and sets their form.
+	// The proof's members but signature and manifest: the outer Signature and Manifest, shallower than the
+	// proof's own, hide them and are themselves omitted. jcs orders the members and sets their form.
 	b, _ := json.Marshal(struct {
 		*proofMembers
 		Signature *struct{} `json:"signature,omitempty"`
+		Manifest  *struct{} `json:"manifest,omitempty"`
 	}{proofMembers: (*proofMembers)(p)})
 	c, err := jcs.Canonicalize(b)
 	if err != nil {

@@ -58,6 +58,21 @@ func TestProofDigestIsTheCanonicalFormWithoutSignature(t *testing.T) {
 	}
 }
 
+// TestManifestLinkIsNotSigned: the manifest member is an unsigned link; a bundle with it has the digest of
+// the same bundle without it, so bundles signed before it existed, and verifiers that do not know it, agree.
+func TestManifestLinkIsNotSigned(t *testing.T) {
+	p := proof.Bundle{Version: 2, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
+		Network: "POLYGON", ChainID: "137", TokenID: "42", KeyID: "0123456789abcdef", PublicKey: "cHVi"}
+	linked := p
+	linked.Manifest = "https://seal.example/batches/POLYGON/41"
+	if p.Digest() != linked.Digest() {
+		t.Error("the manifest link changes the digest")
+	}
+	if got, want := p.Digest(), digestByMap(t, &p); got != want {
+		t.Errorf("a bundle without a manifest: digest %x, want %x", got, want)
+	}
+}
+
 func BenchmarkProofDigest(b *testing.B) {
 	p := proof.Bundle{Version: 2, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
 		CID: "bafkreib", Network: "POLYGON", ChainID: "137", ChainName: "Polygon", Contract: "0xC0", TokenID: "42",

@@ -153,10 +153,9 @@ func (t *TrustRoot) CheckPresentation(p *Presentation, commitment string, anchor
 		if k.KeyID != kid {
 			continue
 		}
-		if k.Status == "retired" && k.RetiredAt != nil && !anchored.Before(*k.RetiredAt) {
-			return TrustKey{}, refuse("sd_jwt: signed by key %s, retired at %s, and this anchor was made at %s, after it: "+
-				"a retired key is trusted only for anchors made before its retirement",
-				k.KeyID, k.RetiredAt.Format(time.RFC3339), anchored.UTC().Format(time.RFC3339))
+		if after, why := k.RetiredFor(p.ChainID, p.BlockNumber, anchored); after {
+			return TrustKey{}, refuse("sd_jwt: signed by key %s, which %s: a retired key is trusted only for anchors made "+
+				"before its retirement", k.KeyID, why)
 		}
 		return k, nil
 	}

@@ -68,6 +68,41 @@ type TrustKey struct {
 	CurrentFrom   *time.Time `json:"current_from,omitempty"` // when it became current; absent for a key from before rotation
 	RetiredAt     *time.Time `json:"retired_at,omitempty"`
 	CompromisedAt *time.Time `json:"compromised_at,omitempty"`
+	// RetiredBlocks, per chain, is the head of the chain read when the key was retired: every anchor made
+	// before the retirement is in a block up to it. A verifier compares an anchor's block with it on a chain
+	// it lists, and the block's time with RetiredAt only on another (or in a root from before it): block
+	// times are whole seconds, and an anchor made the second of the retirement could not be told from one
+	// made after it.
+	RetiredBlocks []TrustKeyBlock `json:"retired_blocks,omitempty"`
+}
+
+// TrustKeyBlock is the last block of a chain that a retired key covers.
+type TrustKeyBlock struct {
+	ChainID string `json:"chain_id"`
+	Block   uint64 `json:"block"`
+}
+
+// RetiredFor reports whether a retired key no longer covers an anchor in block of chainID made at anchored
+// (the block's time), and why: the block against the key's RetiredBlocks for that chain when it lists one,
+// else the time against RetiredAt, to the second (a block made the second of the retirement is after it).
+// A key that is not retired covers every anchor; a compromised one is refused before this is asked.
+func (k TrustKey) RetiredFor(chainID string, block uint64, anchored time.Time) (bool, string) {
+	if k.Status != "retired" {
+		return false, ""
+	}
+	for _, b := range k.RetiredBlocks {
+		if b.ChainID == chainID {
+			if block <= b.Block {
+				return false, ""
+			}
+			return true, fmt.Sprintf("was retired at block %d of chain %s, and this anchor is in block %d, after it", b.Block, chainID, block)
+		}
+	}
+	if k.RetiredAt != nil && !anchored.Before(*k.RetiredAt) {
+		return true, fmt.Sprintf("was retired at %s, and this anchor (block %d) was made at %s, after it",
+			k.RetiredAt.Format(time.RFC3339), block, anchored.UTC().Format(time.RFC3339))
+	}
+	return false, ""
 }
 
 // TrustSignature is one key's Ed25519 signature over TrustRootDigest, base64 (std).
@@ -290,16 +325,15 @@ func (t *TrustRoot) CheckAnchor(chainID, contract string, block uint64) (*TrustM
 
 // CheckChain checks what only the chain can tell, once it has confirmed the bundle's transaction and block:
 // the anchoring transaction was sent by the contract's anchoring address, and a retired key signed the bundle
-// of an anchor made before the key's retirement (the anchor's block time against retired_at, to the second;
-// a block made the second of the retirement is after it).
+// of an anchor made before the key's retirement (TrustKey.RetiredFor: the anchor's block against the key's
+// retired_blocks for its chain, else the block's time against retired_at).
 func (m *TrustMatch) CheckChain(p *Bundle, sender string, anchored time.Time) error {
 	if !strings.EqualFold(sender, m.Contract.Anchorer) {
 		return refuse("its anchoring transaction was sent by %s, not by the issuer's anchoring address %s", sender, m.Contract.Anchorer)
 	}
-	if m.Key.Status == "retired" && m.Key.RetiredAt != nil && !anchored.Before(*m.Key.RetiredAt) {
-		return refuse("signing key %s was retired at %s, and this bundle's anchor (block %d) was made at %s, after it: "+
-			"a retired key is trusted only for anchors made before its retirement; fetch a fresh bundle from the issuer",
-			m.Key.KeyID, m.Key.RetiredAt.Format(time.RFC3339), p.BlockNumber, anchored.UTC().Format(time.RFC3339))
+	if after, why := m.Key.RetiredFor(p.ChainID, p.BlockNumber, anchored); after {
+		return refuse("signing key %s %s: a retired key is trusted only for anchors made before its retirement; "+
+			"fetch a fresh bundle from the issuer", m.Key.KeyID, why)
 	}
 	return nil
 }

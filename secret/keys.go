@@ -59,6 +59,8 @@ type signingKey struct {
 	created     time.Time
 	retired     time.Time // zero while current
 	compromised time.Time // zero unless marked compromised (Compromise)
+	// retiredBlocks: chain id to the chain's head when the key was retired (SetRetiredBlock)
+	retiredBlocks map[string]uint64
 }
 
 // masterKeyID names a master key without revealing it: 16 hex digits of a domain-separated SHA-256.
@@ -156,6 +158,9 @@ type fileSigning struct {
 	Retired *time.Time `json:"retired,omitempty"`
 	// Compromised was added within version 2; an earlier seald reads such a key as retired.
 	Compromised *time.Time `json:"compromised,omitempty"`
+	// RetiredBlocks (chain id to the chain's head at the retirement) was added within version 2; an earlier
+	// seald ignores it.
+	RetiredBlocks map[string]uint64 `json:"retired_blocks,omitempty"`
 }
 
 var errSecretsFile = errors.New("not a valid secrets file")
@@ -206,6 +211,7 @@ func Parse(b []byte) (*Keys, error) {
 		if fs.Compromised != nil {
 			sg.compromised = *fs.Compromised
 		}
+		sg.retiredBlocks = fs.RetiredBlocks
 		k.signers = append(k.signers, sg)
 	}
 	for _, c := range f.RetiredContracts {
@@ -233,6 +239,7 @@ func (k *Keys) Marshal() ([]byte, error) {
 			c := sg.compromised
 			fs.Compromised = &c
 		}
+		fs.RetiredBlocks = sg.retiredBlocks
 		f.SigningKeys = append(f.SigningKeys, fs)
 	}
 	f.RetiredContracts = k.contracts
@@ -259,7 +266,7 @@ func (k *Keys) SigningKeys() []seald.SigningKey {
 	out := make([]seald.SigningKey, len(k.signers))
 	for i, sg := range k.signers {
 		out[i] = seald.SigningKey{ID: proof.KeyID(sg.public()), Public: sg.public(), Current: i == 0,
-			Created: sg.created, Retired: sg.retired, Compromised: sg.compromised}
+			Created: sg.created, Retired: sg.retired, Compromised: sg.compromised, RetiredBlocks: sg.retiredBlocks}
 	}
 	return out
 }
@@ -275,6 +282,26 @@ func (k *Keys) SignAll(digest []byte) []seald.KeySignature {
 		}
 	}
 	return out
+}
+
+// SetRetiredBlock records, for the retired signing key with this id, the head of a chain read when it was
+// retired: the trust root then lists it, and verifiers compare an anchor's block on that chain with it
+// rather than the block's time with the retirement's, which whole seconds cannot order.
+func (k *Keys) SetRetiredBlock(id, chainID string, block uint64) error {
+	for i, sg := range k.signers {
+		if proof.KeyID(sg.public()) != id {
+			continue
+		}
+		if sg.retired.IsZero() {
+			return fmt.Errorf("signing key %s is not retired", id)
+		}
+		if sg.retiredBlocks == nil {
+			k.signers[i].retiredBlocks = map[string]uint64{}
+		}
+		k.signers[i].retiredBlocks[chainID] = block
+		return nil
+	}
+	return fmt.Errorf("no signing key %q in the secrets file", id)
 }
 
 // Compromise marks the signing key with this id compromised: the trust root then says so and verifiers

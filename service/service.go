@@ -65,6 +65,8 @@ type Service struct {
 	Identities seald.Identities
 	// FetchDID fetches the DID documents of the businesses' domains, through the outbound guard.
 	FetchDID seald.DIDFetcher
+	// BuildManifest makes the published manifests of batches (manifest.go); nil publishes none.
+	BuildManifest seald.ManifestBuilder
 
 	cache tenantCache
 }
@@ -74,6 +76,7 @@ type Service struct {
 type ServiceStore interface {
 	seald.Tenants
 	seald.Records
+	seald.BatchManifests
 	Batch(ctx context.Context, id int64) (*seald.Batch, error)
 	Revocation(ctx context.Context, network string, tokenID uint64) (*seald.Revocation, error)
 }

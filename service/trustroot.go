@@ -64,6 +64,8 @@ func (s *Service) TrustRoot() *proof.TrustRoot {
 		case k.Retired.IsZero():
 			// A retired key of a file from before key dates: trusted for no anchor rather than for all.
 			tk.RetiredAt = seconds(time.Unix(0, 0))
+		default:
+			tk.RetiredBlocks = retiredBlocks(k.RetiredBlocks)
 		}
 		t.Keys = append(t.Keys, tk)
 	}
@@ -82,4 +84,15 @@ func seconds(t time.Time) *time.Time {
 	}
 	s := t.UTC().Truncate(time.Second)
 	return &s
+}
+
+// retiredBlocks lists a retired key's chain heads by chain id, in order, so that the document is the same on
+// every instance.
+func retiredBlocks(m map[string]uint64) []proof.TrustKeyBlock {
+	var out []proof.TrustKeyBlock
+	for chain, block := range m {
+		out = append(out, proof.TrustKeyBlock{ChainID: chain, Block: block})
+	}
+	slices.SortFunc(out, func(a, b proof.TrustKeyBlock) int { return cmp.Compare(a.ChainID, b.ChainID) })
+	return out
 }

@@ -202,5 +202,8 @@ func (s *Service) proof(ctx context.Context, r *seald.Record) (*proof.Bundle, er
 		p.MerklePath = []string{}
 	}
 	p.Sign(s.Secrets)
+	if s.BuildManifest != nil {
+		p.Manifest = s.ManifestURL(r.Network, b.FirstTokenID) // unsigned: not in the digest
+	}
 	return p, nil
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Jobs", jobTests},
 		{"Reached", reachedTests},
 		{"Anchoring", batchTests},
+		{"Manifest", manifestTests},
 		{"Sweep", sweepTests},
 		{"Locks", lockTests},
 		{"Webhooks", webhookTests},

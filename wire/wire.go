@@ -117,6 +117,7 @@ type Proof struct {
 	KeyID       string   `json:"key_id"`
 	PublicKey   string   `json:"public_key"`
 	Signature   string   `json:"signature"`
+	Manifest    string   `json:"manifest,omitempty"` // the batch manifest's URL; not signed
 }
 
 // StatusRecord is the data of the status operation.

@@ -315,6 +315,8 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 	wiring.SecretsFlags(fs, &cfg)
 	master := fs.Bool("master", false, "make a new master key current (it wraps the data keys of new records)")
 	signing := fs.Bool("signing", false, "make a new signing key current (it signs proof bundles; the old one is listed as retired)")
+	fs.StringVar(&cfg.Chain, "chain", "embedded", "with --signing: the chain whose head the retired key covers: embedded (the data dir's; stop serve first), or serve's --chain RPC URL")
+	fs.StringVar(&cfg.EOSChain, "eos-chain", "", "with --signing: serve's --eos-chain RPC URL, whose head the retired key covers too")
 	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
 	}
@@ -331,8 +333,15 @@ func keysRotate(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
+	retiring := k.SigningKeys()[0].ID
 	if err := k.Rotate(*master, *signing); err != nil {
 		return err
+	}
+	if *signing {
+		// Read after the retirement, each chain's head bounds every anchor made before it (issue 41).
+		if err := recordRetiredBlocks(k, retiring, chainHeads(ctx, &cfg, stderr), stdout); err != nil {
+			return err
+		}
 	}
 	if err := wiring.SaveSecrets(path, pass, k); err != nil {
 		return err

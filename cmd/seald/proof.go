@@ -61,7 +61,7 @@ func exitCode(err error) int {
 // calling seald; or a record's credential, either form (credverify.go). FILE may be a bare bundle, an API answer with ?proof=1, or the output of
 // `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("proof verify", "FILE --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]", stderr)
+	fs := newFlagSet("proof verify", "(FILE | --batch FILE|URL) --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]", stderr)
 	rpc := fs.String("rpc", "", "JSON-RPC URL of a node of the bundle's chain")
 	trust := fs.String("trust", "", "the issuer's trust root: a file, or its URL (https://ISSUER"+trustRootSuffix+")")
 	noTrust := fs.Bool("no-trust", false, "check without a trust root: the issuer is then whoever the bundle says")
@@ -69,9 +69,24 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	repin := fs.Bool("trust-repin", false, "pin the trust root fetched from --trust URL even though it is not signed by the pinned one's key")
 	dataFile := fs.String("data", "", "a file holding the sealed JSON data: its canonical hash must be the bundle's")
 	issuerDoc := fs.String("issuer-doc", "", "a credential's issuer DID document (a file), instead of resolving its did:web")
-	pos, err := parseArgs(fs, args, getenv, "FILE")
+	batch := fs.String("batch", "", "check a batch manifest (a file, or its URL: a bundle's manifest member) instead of FILE")
+	names := []string{"FILE"}
+	if batchGiven(args) {
+		names = nil
+	}
+	pos, err := parseArgs(fs, args, getenv, names...)
 	if err != nil {
 		return err
+	}
+	if *batch != "" {
+		if len(pos) > 0 || *dataFile != "" {
+			return usageError("proof verify --batch checks a batch manifest: give no FILE and no --data")
+		}
+		return batchVerify(ctx, *batch, *rpc, *trust, *noTrust, *pinDir, *repin, stdout, stderr)
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return usageError("proof verify needs FILE or --batch")
 	}
 	file := pos[0]
 	if b, err := os.ReadFile(file); err == nil {

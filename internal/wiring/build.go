@@ -16,6 +16,7 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/console"
+	"seald.dev/seald/evm"
 	"seald.dev/seald/httpapi"
 	"seald.dev/seald/ipfs"
 	"seald.dev/seald/mail"
@@ -249,6 +250,7 @@ func (a *App) assemble(ctx context.Context, opts Options) error {
 	}
 	svc.Webhooks, svc.CheckWebhookTarget, svc.WakeWebhooks = store, sender.CheckURL, deliverer.Wake
 	svc.Identities, svc.FetchDID = store, didFetcher(allow)
+	svc.BuildManifest = evm.BuildManifest
 	metrics := newMetrics(store, parts, cfg.MaxBacklog)
 	pipe.Observer = metrics
 	a.Pipeline, a.Deliverer, a.Metrics = pipe, deliverer, metrics

@@ -57,6 +57,7 @@ function digest(p) {
   }
   const rest = { ...p };
   delete rest.signature;
+  delete rest.manifest; // an unsigned link to the batch's manifest
   return sha256("seald proof v2\n" + canonical(rest));
 }
 
@@ -74,7 +75,8 @@ function checkSignature(p) {
 
 // The trust root (version 2) lists, per chain, every contract the issuer anchored on with the blocks in
 // which it did, and every key with its status: a compromised key is trusted for nothing, a retired one only
-// for anchors made before its retired_at (checked in onChain, against the block's time).
+// for anchors made before its retirement (checked in onChain: the anchor's block against the key's
+// retired_blocks for the chain, else the block's time against retired_at).
 function checkTrust(p, trust) {
   if (trust.version !== 2) throw new Unchecked(`trust root version ${trust.version} is not supported (want 2)`);
   const entries = (trust.networks || [])
@@ -148,7 +150,13 @@ async function onChain(p, rpc, net, token) {
   if (net && getAddress(tx.from) !== getAddress(net.contract.anchorer)) {
     throw new Invalid(`the transaction was sent by ${tx.from}, not the issuer's anchoring address`);
   }
-  if (net && net.key.status === "retired") {
+  const covered = net && (net.key.retired_blocks || []).find((b) => b.chain_id === p.chain_id);
+  if (net && net.key.status === "retired" && covered) {
+    // The chain's head when the key was retired: anchors up to it were made before (block times are whole seconds).
+    if (receipt.blockNumber > covered.block) {
+      throw new Invalid(`signing key ${net.key.key_id} was retired at block ${covered.block} of chain ${p.chain_id}, before the anchor's block`);
+    }
+  } else if (net && net.key.status === "retired") {
     const block = await ask("block", () => provider.getBlock(receipt.blockNumber));
     if (block.timestamp >= Date.parse(net.key.retired_at) / 1000) {
       throw new Invalid(`signing key ${net.key.key_id} was retired at ${net.key.retired_at}, before the anchor's block`);

@@ -214,7 +214,8 @@
     if (pub.length !== 32) return Promise.reject(new Fail('public_key is not an Ed25519 key'));
     if (sig.length !== 64) return Promise.reject(new Fail('signature is not an Ed25519 signature'));
     var rest = {};
-    Object.keys(p).forEach(function (k) { if (k !== 'signature') rest[k] = p[k]; });
+    // Every member but signature and manifest (an unsigned link to the batch's manifest).
+    Object.keys(p).forEach(function (k) { if (k !== 'signature' && k !== 'manifest') rest[k] = p[k]; });
     return keyID(pub).then(function (id) {
       if (id !== p.key_id) throw new Fail('key_id ' + p.key_id + ' does not name the bundle\'s key (' + id + ')');
       return sha256(new TextEncoder().encode('seald proof v2\n' + canonicalText(rest)));
@@ -586,7 +587,14 @@
       var block = await rpc('eth_getBlockByNumber', ['0x' + p.block_number.toString(16), false]);
       if (!block) throw new Unchecked('the node does not have block ' + p.block_number);
       anchored = Number(BigInt(block.timestamp));
-      if (match && match.key && match.key.status === 'retired' && anchored >= Date.parse(match.key.retired_at) / 1000) {
+      // A retired key covers the blocks up to the chain's head at its retirement when the trust root lists it
+      // (retired_blocks), else the anchors whose block time is before its retired_at.
+      var covered = match && match.key && (match.key.retired_blocks || []).filter(function (b) { return b.chain_id === p.chain_id; })[0];
+      if (covered && match.key.status === 'retired' && p.block_number > covered.block) {
+        throw new Fail('signing key ' + match.key.key_id + ' was retired at block ' + covered.block + ' of chain ' + p.chain_id +
+          ', before this anchor (block ' + p.block_number + '): a retired key is trusted only for earlier anchors');
+      }
+      if (!covered && match && match.key && match.key.status === 'retired' && anchored >= Date.parse(match.key.retired_at) / 1000) {
         throw new Fail('signing key ' + match.key.key_id + ' was retired at ' + match.key.retired_at + ', before this anchor (block ' +
           p.block_number + ', ' + isoSeconds(anchored) + '): a retired key is trusted only for earlier anchors');
       }
