@@ -230,6 +230,8 @@ func (s *Service) proof(ctx context.Context, r *Record) (*proof.Bundle, error) {
 	if p.MerklePath == nil {
 		p.MerklePath = []string{}
 	}
-	p.Sign(s.Secrets)
+	if err := s.signProof(ctx, r, p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }

@@ -90,7 +90,7 @@ func TestBundleRefusals(t *testing.T) {
 		{"signature of another bundle", verify(func(p *proof.Bundle) { p.TokenID = "8" }), "signature does not match the bundle"},
 		{"not JSON", parse([]byte(`[]`)), "not a proof bundle: "},
 		{"version 0", parse(with(t, signed(), "version", "0")), "proof bundle version 0 is not supported"},
-		{"version 3", parse(with(t, signed(), "version", "3")), "proof bundle version 3 is not supported"},
+		{"version 4", parse(with(t, signed(), "version", "4")), "proof bundle version 4 is not supported"},
 		{"hash not hex", parse(with(t, signed(), "hash", `"`+strings.Repeat("AB", 32)+`"`)), "hash must be 64 lowercase hex digits"},
 		{"token id not decimal", parse(with(t, signed(), "token_id", `"0x7"`)), `token_id "0x7" is not a decimal token id`},
 	}
