@@ -35,6 +35,8 @@ type PublicRecord struct {
 	ErasedAt       time.Time // when the record's data was erased; zero while it is kept
 	Business       *Business
 	Project        *Project
+	// Issuer is the business as its proofs name it (issuer.go): its verified did:web domain, or self-declared.
+	Issuer *proof.Issuer
 }
 
 // PublicRecord finds the record a public link names: a D- or I- reference, or an encrypted OVI. Anything
@@ -57,6 +59,9 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 		Status: r.Status, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		Chain: s.Chains[r.Network], Development: s.Chains[r.Network].Development, TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
 		ErasedAt: r.ErasedAt, Business: v.Business, Project: v.Project,
+	}
+	if pr.Issuer, _, err = s.recordIssuer(ctx, r); err != nil {
+		return nil, err
 	}
 	if r.TokenID != 0 && r.BatchID != 0 {
 		b, err := s.Store.Batch(ctx, r.BatchID)
