@@ -44,7 +44,6 @@ func (s *Service) signProof(ctx context.Context, r *Record, p *proof.Bundle) err
 	if err != nil {
 		return err
 	}
-	p.SignIssuer(who, priv)
-	p.Sign(s.Secrets)
+	p.SignAs(s.Secrets, who, priv)
 	return nil
 }

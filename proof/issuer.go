@@ -138,11 +138,13 @@ func (p *Bundle) CheckIssuer(did string, keys map[string]ed25519.PublicKey) erro
 	return CheckIssuer(p.Issuer, did, p.Digest(), keys)
 }
 
-// SignIssuer sets the bundle's issuer block: iss, signed with priv over the bundle's digest when the domain is
-// verified. Call it after every other member is set, before or after Sign (neither signature covers the other).
-func (p *Bundle) SignIssuer(iss *Issuer, priv ed25519.PrivateKey) {
+// SignAs signs a bundle for the business iss (version 3): it sets the issuer block, signs the bundle with the
+// service's key (Sign), then, when the domain is verified, with the business's key priv over the same digest.
+// Neither signature covers the other; the digest covers the key id and public key Sign sets.
+func (p *Bundle) SignAs(s Signer, iss *Issuer, priv ed25519.PrivateKey) {
 	p.Issuer = iss
-	if iss.Status == IssuerDomainVerified && priv != nil {
+	p.Sign(s)
+	if iss != nil && iss.Status == IssuerDomainVerified && priv != nil {
 		signIssuer(iss, priv, p.Digest())
 	}
 }
