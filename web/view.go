@@ -35,11 +35,11 @@ type recordView struct {
 	IssuerVerified bool
 	IssuerDomain   string // the verified domain
 	IssuerDID      string
-	Website      string // shown as text
-	WebsiteURL   string // set only when Website is an http(s) URL
-	Logo         string // set only when an http(s) URL
-	ProjectName  string
-	ProjectLogo  string
+	Website        string // shown as text
+	WebsiteURL     string // set only when Website is an http(s) URL
+	Logo           string // set only when an http(s) URL
+	ProjectName    string
+	ProjectLogo    string
 
 	Network        string
 	ChainName      string // the chain in words; says so for a development chain
