@@ -151,6 +151,21 @@ func TestIssuerThroughBinary(t *testing.T) {
 			t.Errorf("B's bundle with A's issuer block: exit %d\n%s", code, out)
 		}
 	})
+	t.Run("the standalone checker, tools/verify-bundle", func(t *testing.T) {
+		if _, err := os.Stat("../tools/verify-bundle/node_modules"); err != nil {
+			t.Skip("npm ci in tools/verify-bundle first")
+		}
+		if code, out := independent(t, bundleA, "--rpc", rpc, "--trust", trust, "--issuer-doc", savedDoc); code != 0 ||
+			!strings.Contains(out, ", "+domain+", domain verified on ") || !strings.Contains(out, "listed in the DID document") {
+			t.Errorf("A's bundle, --issuer-doc: exit %d\n%s", code, out)
+		}
+		if code, out := independent(t, bundleB, "--rpc", rpc, "--trust", trust, "--issuer-doc", savedDoc); code != 1 || !strings.Contains(out, "self-declared") {
+			t.Errorf("B's bundle, --issuer-doc of A: exit %d\n%s", code, out)
+		}
+		if code, out := independent(t, bundleB, "--rpc", rpc, "--trust", trust); code != 0 || !strings.Contains(out, "Sealed by Impostor Ltd (self-declared name; no verified domain)") {
+			t.Errorf("B's bundle: exit %d\n%s", code, out)
+		}
+	})
 	t.Run("the page names A's domain and B as self-declared", func(t *testing.T) {
 		_, pageA := fetch(t, in.URL+"/v/"+refA)
 		if !strings.Contains(string(pageA), ", "+domain+", domain verified on ") || !strings.Contains(string(pageA), "--issuer "+domain) {
