@@ -489,7 +489,11 @@ func TestIssuerRefusals(t *testing.T) {
 	v2 := sampleProof(2)
 	v2.Sign(s)
 	selfDeclared := signed(&proof.Issuer{BusinessID: "B-2", Name: "Impostor", Status: proof.IssuerSelfDeclared}, nil)
-	otherDomain := signed(func() *proof.Issuer { i := verified(); i.DID, i.KeyID = "did:web:other.example", "did:web:other.example#key-1"; return i }(), bizKey)
+	otherDomain := signed(func() *proof.Issuer {
+		i := verified()
+		i.DID, i.KeyID = "did:web:other.example", "did:web:other.example#key-1"
+		return i
+	}(), bizKey)
 	byOtherKey := signed(verified(), otherKey)
 	unlisted := signed(func() *proof.Issuer { i := verified(); i.KeyID = did + "#key-9"; return i }(), bizKey)
 
