@@ -2,6 +2,8 @@ package seald
 
 import (
 	"time"
+
+	"seald.dev/seald/proof"
 )
 
 // PublicRecord is what the public verification page may show of a record, to anyone without keys. The
@@ -31,6 +33,8 @@ type PublicRecord struct {
 	ErasedAt       time.Time // when the record's data was erased; zero while it is kept
 	Business       *Business
 	Project        *Project
+	// Issuer is the business as its proofs name it (issuer.go): its verified did:web domain, or self-declared.
+	Issuer *proof.Issuer
 }
 
 // TokenMetadata is the ERC-721 metadata JSON of a token (the document tokenURI names), for wallets and

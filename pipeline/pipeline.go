@@ -710,7 +710,8 @@ func (p *Pipeline) sign(r *seald.Record, u *seald.RecordUpdate) error {
 		return fmt.Errorf("no chain configured for %s", r.Network)
 	}
 	ch := a.Chain()
-	pr := &proof.Bundle{Version: proof.Version, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
+	// Version 2, as before issuer blocks: the record's stored signature keeps its meaning (issue 41).
+	pr := &proof.Bundle{Version: 2, Reference: r.Reference, Hash: r.Hash, CID: r.CID, Network: r.Network,
 		ChainID: ch.ChainID, ChainName: ch.Name(), Contract: ch.Contract, TokenID: strconv.FormatUint(r.TokenID, 10)}
 	pr.Sign(p.Secrets)
 	u.Signature, u.ClearError, u.At = pr.Signature, true, p.now()

@@ -11,9 +11,10 @@ import (
 	"seald.dev/seald/jcs"
 )
 
-// Version is the format version of the proof bundles seald makes. Version 1 bundles (seald before the
-// trust root) are still read and checked; verifiers refuse versions they do not know.
-const Version = 2
+// Version is the format version of the proof bundles seald makes. Version 3 adds the issuer block
+// (issuer.go). Version 1 bundles (seald before the trust root) and version 2 ones (before the issuer block)
+// are still read and checked exactly as before; verifiers refuse versions they do not know.
+const Version = 3
 
 // Bundle is a record's proof bundle: everything needed to check, without calling seald, that the data with
 // this hash was anchored on the chain as this token, and that seald vouched for the record. It is the
@@ -42,6 +43,9 @@ type Bundle struct {
 	// signed (Digest leaves it out, so bundles with and without it verify alike): the manifest is checked
 	// against the chain, not against the issuer's word.
 	Manifest string `json:"manifest,omitempty"`
+	// Issuer is the business that sealed the record (version 3; absent before): covered by Signature but for
+	// its own signature, which the business's key makes over the same Digest.
+	Issuer *Issuer `json:"issuer,omitempty"`
 }
 
 // File is the bundle as the file the public page and the console download and `seald proof verify` reads:
@@ -73,9 +77,11 @@ type signedFields struct {
 	TokenID   string `json:"token_id"`
 }
 
-// Digest is what the service signs. Version 2: SHA-256 of "seald proof v2\n" followed by the RFC 8785
-// canonical JSON of every member of the bundle but signature and manifest (an unsigned link), so that no
-// other member can be changed without breaking the signature. Version 1: SHA-256 over the JSON of the identifying members only.
+// Digest is what the service signs. Version 3: SHA-256 of "seald proof v3\n" followed by the RFC 8785
+// canonical JSON of every member of the bundle but signature, manifest (an unsigned link) and the issuer
+// block's signature, so that no other member can be changed without breaking the signature; the business's
+// key signs the same digest. Version 2: the same with "seald proof v2\n" (a version 2 bundle has no issuer
+// member). Version 1: SHA-256 over the JSON of the identifying members only.
 func (p *Bundle) Digest() [32]byte {
 	if p.Version == 1 {
 		b, _ := json.Marshal(signedFields{
@@ -86,16 +92,22 @@ func (p *Bundle) Digest() [32]byte {
 	}
 	// The proof's members but signature and manifest: the outer Signature and Manifest, shallower than the
 	// proof's own, hide them and are themselves omitted. jcs orders the members and sets their form.
+	q := *p
+	q.Issuer = unsignedIssuer(p.Issuer)
 	b, _ := json.Marshal(struct {
 		*proofMembers
 		Signature *struct{} `json:"signature,omitempty"`
 		Manifest  *struct{} `json:"manifest,omitempty"`
-	}{proofMembers: (*proofMembers)(p)})
+	}{proofMembers: (*proofMembers)(&q)})
 	c, err := jcs.Canonicalize(b)
 	if err != nil {
 		c = b // unreachable: encoding/json's output always has a canonical form
 	}
-	return sha256.Sum256(append([]byte("seald proof v2\n"), c...))
+	prefix := "seald proof v2\n"
+	if p.Version >= 3 {
+		prefix = "seald proof v3\n"
+	}
+	return sha256.Sum256(append([]byte(prefix), c...))
 }
 
 // proofMembers is Bundle without its methods, to embed in Digest's view of it.
@@ -160,6 +172,16 @@ func Parse(b []byte) (*Bundle, error) {
 	}
 	if !IsHash(p.Hash) {
 		return nil, refuse("proof bundle: hash must be 64 lowercase hex digits")
+	}
+	switch {
+	case p.Version < 3 && p.Issuer != nil:
+		return nil, refuse("proof bundle: version %d has no issuer member; a bundle with one is version 3", p.Version)
+	case p.Version >= 3 && p.Issuer == nil:
+		return nil, refuse("proof bundle: issuer is missing")
+	case p.Version >= 3:
+		if err := CheckIssuerShape(p.Issuer); err != nil {
+			return nil, refuse("proof bundle: %v", err)
+		}
 	}
 	if _, err := strconv.ParseUint(p.TokenID, 10, 64); err != nil {
 		return nil, refuse("proof bundle: token_id %q is not a decimal token id", p.TokenID)

@@ -90,7 +90,7 @@ func TestBundleRefusals(t *testing.T) {
 		{"signature of another bundle", verify(func(p *proof.Bundle) { p.TokenID = "8" }), "signature does not match the bundle"},
 		{"not JSON", parse([]byte(`[]`)), "not a proof bundle: "},
 		{"version 0", parse(with(t, signed(), "version", "0")), "proof bundle version 0 is not supported"},
-		{"version 3", parse(with(t, signed(), "version", "3")), "proof bundle version 3 is not supported"},
+		{"version 4", parse(with(t, signed(), "version", "4")), "proof bundle version 4 is not supported"},
 		{"hash not hex", parse(with(t, signed(), "hash", `"`+strings.Repeat("AB", 32)+`"`)), "hash must be 64 lowercase hex digits"},
 		{"token id not decimal", parse(with(t, signed(), "token_id", `"0x7"`)), `token_id "0x7" is not a decimal token id`},
 	}
@@ -431,4 +431,135 @@ func TestSDBuilderRefusals(t *testing.T) {
 			refusal{"SDCommitment " + c.data, func(t *testing.T) error { _, err := proof.SDCommitment([]byte(c.data), []byte("s")); return err }, c.want})
 	}
 	checkRefusals(t, cases)
+}
+
+// TestIssuerRefusals: every refusal of the issuer block (issue 41), in a bundle and in an SD-JWT: its shape,
+// a version that may not carry it, and each way a file is not signed by a domain's key.
+func TestIssuerRefusals(t *testing.T) {
+	s := newSigner(t)
+	_, bizKey, _ := ed25519.GenerateKey(nil)
+	_, otherKey, _ := ed25519.GenerateKey(nil)
+	const did = "did:web:acme.example"
+	kid := did + "#key-1"
+	keys := map[string]ed25519.PublicKey{kid: bizKey.Public().(ed25519.PublicKey)}
+	at := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
+	verified := func() *proof.Issuer {
+		return &proof.Issuer{BusinessID: "B-1", Name: "Acme University", Status: proof.IssuerDomainVerified, DID: did, VerifiedAt: &at, KeyID: kid}
+	}
+	signed := func(iss *proof.Issuer, priv ed25519.PrivateKey) *proof.Bundle {
+		p := sampleProof(proof.Version)
+		p.SignAs(s, iss, priv)
+		return p
+	}
+	good := signed(verified(), bizKey)
+	if err := good.VerifySignature(); err != nil {
+		t.Fatal(err)
+	}
+	if err := good.CheckIssuer(did, keys); err != nil {
+		t.Fatal(err)
+	}
+	if got := proof.DescribeIssuer(good.Issuer); got != "Sealed by Acme University, acme.example, domain verified on 2026-11-29" {
+		t.Errorf("DescribeIssuer = %q", got)
+	}
+	if got := proof.Domain("did:web:127.0.0.1%3A8443:dept"); got != "127.0.0.1:8443/dept" {
+		t.Errorf("Domain = %q", got)
+	}
+	parse := func(b []byte) func(t *testing.T) error {
+		return func(t *testing.T) error { _, err := proof.Parse(b); return err }
+	}
+	shape := func(edit func(i *proof.Issuer)) func(t *testing.T) error {
+		return func(t *testing.T) error {
+			i := verified()
+			i.Signature = "c2ln"
+			edit(i)
+			return proof.CheckIssuerShape(i)
+		}
+	}
+	copied := func(t *testing.T) error {
+		// B's bundle, self-declared, with A's issuer block copied into it.
+		b := signed(&proof.Issuer{BusinessID: "B-2", Name: "Impostor", Status: proof.IssuerSelfDeclared}, nil)
+		b.TokenID = "8"
+		b.Sign(s)
+		b.Issuer = good.Issuer
+		if err := b.VerifySignature(); err == nil {
+			t.Error("the service's signature still matches a bundle with another business's issuer block")
+		}
+		return b.CheckIssuer(did, keys)
+	}
+	v2 := sampleProof(2)
+	v2.Sign(s)
+	selfDeclared := signed(&proof.Issuer{BusinessID: "B-2", Name: "Impostor", Status: proof.IssuerSelfDeclared}, nil)
+	otherDomain := signed(func() *proof.Issuer {
+		i := verified()
+		i.DID, i.KeyID = "did:web:other.example", "did:web:other.example#key-1"
+		return i
+	}(), bizKey)
+	byOtherKey := signed(verified(), otherKey)
+	unlisted := signed(func() *proof.Issuer { i := verified(); i.KeyID = did + "#key-9"; return i }(), bizKey)
+
+	// The SD-JWT form: an SD payload, signed for the business, then its claims edited.
+	payload := []byte(`{"_sd":["abc"],"_sd_alg":"sha-256"}`)
+	a := proof.DisclosureAnchor{Network: "POLYGON", ChainID: "137", Contract: "0xaa", TokenID: "7"}
+	commitment := strings.Repeat("cd", 32)
+	jwt, err := proof.SignIssuerJWTBy(payload, "https://seal.example", at, a, commitment, s, verified(), bizKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pres := &proof.Presentation{DisclosureAnchor: a, SDPayload: payload, Disclosures: []string{}, SDJWT: proof.JoinSDJWT(jwt, nil)}
+	if err := pres.CheckIssuer(did, commitment, keys); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pres.CheckSDJWT(commitment, map[string]ed25519.PublicKey{proof.KeyID(s.PublicKey()): s.PublicKey()}); err != nil {
+		t.Fatal(err)
+	}
+	otherToken := *pres
+	otherToken.TokenID = "8"
+	jwtOther, _ := proof.SignIssuerJWTBy(payload, "https://seal.example", at, a, strings.Repeat("ef", 32), s, verified(), bizKey)
+	reSigned := *pres // a JWT for another commitment, presented as this one's
+	reSigned.SDJWT = proof.JoinSDJWT(jwtOther, nil)
+	jwtSelf, _ := proof.SignIssuerJWTBy(payload, "https://seal.example", at, a, commitment, s,
+		&proof.Issuer{BusinessID: "B-2", Name: "Impostor", Status: proof.IssuerSelfDeclared}, nil)
+	selfPres := *pres
+	selfPres.SDJWT = proof.JoinSDJWT(jwtSelf, nil)
+	jwtNone, _ := proof.SignIssuerJWT(payload, "https://seal.example", at, a, commitment, s)
+	nonePres := *pres
+	nonePres.SDJWT = proof.JoinSDJWT(jwtNone, nil)
+	noJWT := *pres
+	noJWT.SDJWT = ""
+
+	checkRefusals(t, []refusal{
+		{"version 3 without issuer", parse(without(t, good, "issuer")), "proof bundle: issuer is missing"},
+		{"version 2 with issuer", parse(with(t, v2, "issuer", `{"business_id":"B","name":"N","status":"self-declared"}`)), "version 2 has no issuer member"},
+		{"issuer without name", parse(with(t, good, "issuer", `{"business_id":"B","name":"","status":"self-declared"}`)), "business_id or name is missing"},
+		{"unknown status", shape(func(i *proof.Issuer) { i.Status = "trusted" }), `status "trusted" is not`},
+		{"verified without did:web", shape(func(i *proof.Issuer) { i.DID = "did:key:z6Mk" }), "is not a did:web DID"},
+		{"verified without time", shape(func(i *proof.Issuer) { i.VerifiedAt = nil }), "has no verified_at"},
+		{"key of another DID", shape(func(i *proof.Issuer) { i.KeyID = "did:web:other.example#key-1" }), "is not a key of did:web:acme.example"},
+		{"verified without signature", shape(func(i *proof.Issuer) { i.Signature = "" }), "carries no signature by its key"},
+		{"self-declared with a domain", shape(func(i *proof.Issuer) { i.Status = proof.IssuerSelfDeclared }), "a self-declared issuer names no domain"},
+		{"version 2 bundle against a domain", func(t *testing.T) error { return v2.CheckIssuer(did, keys) }, "names no issuer: it is not signed by acme.example's key"},
+		{"self-declared bundle against a domain", func(t *testing.T) error { return selfDeclared.CheckIssuer(did, keys) }, `sealed by "Impostor", a self-declared name`},
+		{"another domain", func(t *testing.T) error { return otherDomain.CheckIssuer(did, keys) }, "not by did:web:acme.example"},
+		{"key the document does not list", func(t *testing.T) error { return unlisted.CheckIssuer(did, keys) }, "which the DID document of did:web:acme.example does not list"},
+		{"signed by another key", func(t *testing.T) error { return byOtherKey.CheckIssuer(did, keys) }, "does not match this file"},
+		{"issuer block copied into another bundle", copied, "does not match this file"},
+		{"signature not base64", func(t *testing.T) error {
+			p := *good
+			iss := *good.Issuer
+			iss.Signature = "!"
+			p.Issuer = &iss
+			return p.CheckIssuer(did, keys)
+		}, "signature is not a base64 Ed25519 signature"},
+		{"presentation without sd_jwt", func(t *testing.T) error { return noJWT.CheckIssuer(did, commitment, keys) }, "carries no sd_jwt, so no issuer block"},
+		{"presentation of another token", func(t *testing.T) error { return otherToken.CheckIssuer(did, commitment, keys) }, "sd_jwt: its seald.token_id"},
+		{"SD-JWT of another commitment", func(t *testing.T) error { return reSigned.CheckIssuer(did, commitment, keys) }, "sd_jwt: its seald.commitment"},
+		{"self-declared SD-JWT", func(t *testing.T) error { return selfPres.CheckIssuer(did, commitment, keys) }, "a self-declared name"},
+		{"SD-JWT without issuer", func(t *testing.T) error { return nonePres.CheckIssuer(did, commitment, keys) }, "names no issuer"},
+		{"SD-JWT issuer signed by another key", func(t *testing.T) error {
+			j, _ := proof.SignIssuerJWTBy(payload, "https://seal.example", at, a, commitment, s, verified(), otherKey)
+			p := *pres
+			p.SDJWT = proof.JoinSDJWT(j, nil)
+			return p.CheckIssuer(did, commitment, keys)
+		}, "does not match this file"},
+	})
 }

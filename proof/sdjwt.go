@@ -16,6 +16,7 @@ import (
 //	iss         the issuer (the trust root's issuer: the service's public URL)
 //	iat         when the record was sealed (seconds)
 //	seald       {"network", "chain_id", "contract", "token_id", "commitment"}: where the commitment is anchored
+//	seald_issuer  the business that sealed it (Issuer, issuer.go), signed by its domain's key when verified
 //
 // It is signed with the service's current Ed25519 signing key, whose public half the trust root lists. The
 // package's form is the JWT followed by every disclosure ("JWT~d1~…~dn~"); a presentation's, by the chosen
@@ -28,6 +29,13 @@ const SDJWTType = "sd+jwt"
 // trust root's issuer, sealed when the record was sealed, a where its commitment is anchored, and s the
 // issuer's current signing key.
 func SignIssuerJWT(payload []byte, issuer string, sealed time.Time, a DisclosureAnchor, commitment string, s Signer) (string, error) {
+	return SignIssuerJWTBy(payload, issuer, sealed, a, commitment, s, nil, nil)
+}
+
+// SignIssuerJWTBy is SignIssuerJWT with the business that sealed the record in the seald_issuer claim (issue
+// 41): who, signed with priv over SDJWTIssuerDigest when its domain is verified. A nil who adds no claim.
+func SignIssuerJWTBy(payload []byte, issuer string, sealed time.Time, a DisclosureAnchor, commitment string, s Signer,
+	who *Issuer, priv ed25519.PrivateKey) (string, error) {
 	var claims map[string]any
 	if err := json.Unmarshal(payload, &claims); err != nil {
 		return "", refuse("sd_payload: %v", err)
@@ -36,6 +44,18 @@ func SignIssuerJWT(payload []byte, issuer string, sealed time.Time, a Disclosure
 	claims["iat"] = sealed.Unix()
 	claims["seald"] = map[string]string{"network": a.Network, "chain_id": a.ChainID, "contract": a.Contract,
 		"token_id": a.TokenID, "commitment": commitment}
+	if who != nil {
+		who = unsignedIssuer(who)
+		claims[SDJWTIssuerClaim] = who
+		if who.Status == IssuerDomainVerified && priv != nil {
+			unsigned, _ := json.Marshal(claims)
+			d, err := SDJWTIssuerDigest(unsigned)
+			if err != nil {
+				return "", err
+			}
+			signIssuer(who, priv, d)
+		}
+	}
 	header, _ := json.Marshal(map[string]string{"alg": "EdDSA", "typ": SDJWTType, "kid": KeyID(s.PublicKey())})
 	body, _ := json.Marshal(claims) // values just decoded always encode again
 	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(body)
@@ -63,13 +83,12 @@ func (p *Presentation) CheckSDJWT(commitment string, keys map[string]ed25519.Pub
 	if len(parts) < 2 || parts[len(parts)-1] != "" {
 		return "", refuse("sd_jwt is not an SD-JWT without key binding (JWT~disclosures~)")
 	}
-	jwt, discl := parts[0], parts[1:len(parts)-1]
-	seg := strings.Split(jwt, ".")
+	seg := strings.Split(parts[0], ".")
 	if len(seg) != 3 {
 		return "", refuse("sd_jwt: the issuer JWT is not a compact JWS")
 	}
 	hb, err1 := base64.RawURLEncoding.DecodeString(seg[0])
-	pb, err2 := base64.RawURLEncoding.DecodeString(seg[1])
+	_, err2 := base64.RawURLEncoding.DecodeString(seg[1])
 	sig, err3 := base64.RawURLEncoding.DecodeString(seg[2])
 	if err1 != nil || err2 != nil || err3 != nil {
 		return "", refuse("sd_jwt: the issuer JWT is not base64url")
@@ -85,6 +104,25 @@ func (p *Presentation) CheckSDJWT(commitment string, keys map[string]ed25519.Pub
 	if !ed25519.Verify(pub, []byte(seg[0]+"."+seg[1]), sig) {
 		return "", refuse("sd_jwt: the issuer's signature does not match")
 	}
+	if _, err := p.sdjwtClaims(commitment); err != nil {
+		return "", err
+	}
+	return h.Kid, nil
+}
+
+// sdjwtClaims checks, without any signature, that the SD-JWT says what the presentation says: its _sd and
+// _sd_alg are the presentation's payload, its seald claim names the presentation's anchor and commitment, and
+// its disclosures are the presentation's. It returns the JWT's payload.
+func (p *Presentation) sdjwtClaims(commitment string) ([]byte, error) {
+	parts := strings.Split(p.SDJWT, "~")
+	if len(parts) < 2 || parts[len(parts)-1] != "" {
+		return nil, refuse("sd_jwt is not an SD-JWT without key binding (JWT~disclosures~)")
+	}
+	discl := parts[1 : len(parts)-1]
+	pb, err := jwtPayload(p.SDJWT)
+	if err != nil {
+		return nil, err
+	}
 	var claims struct {
 		SD    json.RawMessage   `json:"_sd"`
 		Alg   string            `json:"_sd_alg"`
@@ -96,18 +134,18 @@ func (p *Presentation) CheckSDJWT(commitment string, keys map[string]ed25519.Pub
 	}
 	if json.Unmarshal(pb, &claims) != nil || json.Unmarshal(p.SDPayload, &payload) != nil ||
 		string(compactJSON(claims.SD)) != string(compactJSON(payload.SD)) || claims.Alg != payload.Alg {
-		return "", refuse("sd_jwt: its _sd digests are not the presentation's payload")
+		return nil, refuse("sd_jwt: its _sd digests are not the presentation's payload")
 	}
 	want := map[string]string{"network": p.Network, "chain_id": p.ChainID, "contract": p.Contract, "token_id": p.TokenID, "commitment": commitment}
 	for k, v := range want {
 		if !strings.EqualFold(claims.Seald[k], v) {
-			return "", refuse("sd_jwt: its seald.%s is %q, not the presentation's %q", k, claims.Seald[k], v)
+			return nil, refuse("sd_jwt: its seald.%s is %q, not the presentation's %q", k, claims.Seald[k], v)
 		}
 	}
 	if strings.Join(discl, "~") != strings.Join(p.Disclosures, "~") {
-		return "", refuse("sd_jwt: its disclosures are not the presentation's")
+		return nil, refuse("sd_jwt: its disclosures are not the presentation's")
 	}
-	return h.Kid, nil
+	return pb, nil
 }
 
 // compactJSON is b without insignificant space, to compare two encodings of the same _sd array.

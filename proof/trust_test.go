@@ -26,7 +26,11 @@ func newSigner(t *testing.T) testSigner {
 }
 
 func sampleProof(version int) *proof.Bundle {
-	return &proof.Bundle{Version: version, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
+	var iss *proof.Issuer
+	if version >= 3 {
+		iss = &proof.Issuer{BusinessID: "B-1", Name: "Acme University", Status: proof.IssuerSelfDeclared}
+	}
+	return &proof.Bundle{Issuer: iss, Version: version, Reference: "D-00000000-0000-4000-8000-000000000001", Hash: strings.Repeat("ab", 32),
 		CID: "bafkreitest", Network: "POLYGON", ChainID: "137", ChainName: "Polygon PoS (chain 137)",
 		Contract: "0x00000000000000000000000000000000000000aa", TokenID: "7", Leaf: "0x01", MerklePath: []string{"0x02"},
 		Root: "0x03", TxHash: "0x04", BlockNumber: 9}

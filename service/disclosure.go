@@ -71,7 +71,11 @@ func (s *Service) Disclosure(ctx context.Context, c *seald.Caller, reference, pa
 			Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber},
 		SDPayload: sd.Payload, Commitment: r.Disclosure, Disclosures: sd.Disclosures,
 	}
-	jwt, err := proof.SignIssuerJWT(sd.Payload, strings.TrimRight(s.PublicURL, "/"), r.CreatedAt, pkg.DisclosureAnchor, r.Disclosure, s.Secrets)
+	who, priv, err := s.recordIssuer(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	jwt, err := proof.SignIssuerJWTBy(sd.Payload, strings.TrimRight(s.PublicURL, "/"), r.CreatedAt, pkg.DisclosureAnchor, r.Disclosure, s.Secrets, who, priv)
 	if err != nil {
 		return nil, ownData("Disclosure", err)
 	}

@@ -201,7 +201,9 @@ func (s *Service) proof(ctx context.Context, r *seald.Record) (*proof.Bundle, er
 	if p.MerklePath == nil {
 		p.MerklePath = []string{}
 	}
-	p.Sign(s.Secrets)
+	if err := s.signProof(ctx, r, p); err != nil {
+		return nil, err
+	}
 	if s.BuildManifest != nil {
 		p.Manifest = s.ManifestURL(r.Network, b.FirstTokenID) // unsigned: not in the digest
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/proof"
 )
 
 // recordView is everything the record template shows, already worded; the template only lays it out and
@@ -28,11 +29,17 @@ type recordView struct {
 	Hash        string
 
 	BusinessName string
-	Website      string // shown as text
-	WebsiteURL   string // set only when Website is an http(s) URL
-	Logo         string // set only when an http(s) URL
-	ProjectName  string
-	ProjectLogo  string
+	// IssuerLine is who sealed it as its proofs say (issue 41): "Sealed by Acme University, acme.example,
+	// domain verified on 2026-11-29" or "Sealed by Acme (self-declared name; no verified domain)".
+	IssuerLine     string
+	IssuerVerified bool
+	IssuerDomain   string // the verified domain
+	IssuerDID      string
+	Website        string // shown as text
+	WebsiteURL     string // set only when Website is an http(s) URL
+	Logo           string // set only when an http(s) URL
+	ProjectName    string
+	ProjectLogo    string
 
 	Network        string
 	ChainName      string // the chain in words; says so for a development chain
@@ -115,6 +122,12 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 	}
 	if b := r.Business; b != nil {
 		v.BusinessName, v.Website, v.WebsiteURL, v.Logo = b.Name, b.Website, httpURL(b.Website), httpURL(b.Logo)
+	}
+	if iss := r.Issuer; iss != nil {
+		v.IssuerLine = proof.DescribeIssuer(iss)
+		if iss.Status == proof.IssuerDomainVerified {
+			v.IssuerVerified, v.IssuerDomain, v.IssuerDID = true, proof.Domain(iss.DID), iss.DID
+		}
 	}
 	if pr := r.Project; pr != nil {
 		v.ProjectName, v.ProjectLogo = pr.Name, httpURL(pr.Logo)

@@ -8,6 +8,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Verification is the data of the five verification operations (and of verification by encrypted
@@ -118,6 +119,22 @@ type Proof struct {
 	PublicKey   string   `json:"public_key"`
 	Signature   string   `json:"signature"`
 	Manifest    string   `json:"manifest,omitempty"` // the batch manifest's URL; not signed
+	// Issuer is the business that sealed the record (version 3): see package proof's Issuer.
+	Issuer *ProofIssuer `json:"issuer,omitempty"`
+}
+
+// ProofIssuer is who sealed a record, inside what the service signs (package proof, issuer.go): the business,
+// and while its domain is verified by did:web, its DID, when it was verified, and the signature of its key
+// (KeyID, a method of the DID document) over the bundle's digest. Status is "domain-verified" or
+// "self-declared".
+type ProofIssuer struct {
+	BusinessID string     `json:"business_id"`
+	Name       string     `json:"name"`
+	Status     string     `json:"status"`
+	DID        string     `json:"did,omitempty"`
+	VerifiedAt *time.Time `json:"verified_at,omitempty"`
+	KeyID      string     `json:"key_id,omitempty"`
+	Signature  string     `json:"signature,omitempty"`
 }
 
 // StatusRecord is the data of the status operation.

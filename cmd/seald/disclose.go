@@ -86,7 +86,7 @@ func fileType(b []byte) string {
 // presentationVerify is `seald proof verify` of a presentation: the disclosures against the payload, the
 // payload's commitment against the root the contract holds for the token, the anchoring transaction and its
 // sender against the trust root, and the token's revocation. Exit codes as for a bundle.
-func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *trustSource, stdout, stderr io.Writer) error {
+func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *trustSource, who *issuerCheck, stdout, stderr io.Writer) error {
 	p, err := proof.ParsePresentation(b)
 	if err != nil {
 		return exitWith(exitInvalid, "%s: %v", file, seald.ErrorMessage(err))
@@ -101,7 +101,19 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 		}
 	}
 	// The disclosures first: an altered one needs no chain to be refused.
-	if _, err := p.Reveal(); err != nil {
+	revealed, err := p.Reveal()
+	if err != nil {
+		return exitWith(exitInvalid, "presentation of token %s is NOT valid: %s", p.TokenID, seald.ErrorMessage(err))
+	}
+	if who != nil {
+		// The business's signature over the SD-JWT's claims, which must say what the presentation says; the
+		// chain then proves the commitment.
+		if err := p.CheckIssuer(who.did, hex.EncodeToString(revealed.Commitment[:]), who.keys); err != nil {
+			return exitWith(exitInvalid, "presentation of token %s is NOT signed by the issuer %s: %s", p.TokenID, proof.Domain(who.did), seald.ErrorMessage(err))
+		}
+	}
+	iss, err := p.Issuer()
+	if err != nil {
 		return exitWith(exitInvalid, "presentation of token %s is NOT valid: %s", p.TokenID, seald.ErrorMessage(err))
 	}
 	client, err := ethclient.DialContext(ctx, rpc)
@@ -146,6 +158,7 @@ func presentationVerify(ctx context.Context, b []byte, file, rpc string, src *tr
 		return &exitError{code: exitRevoked, err: fmt.Errorf("token %s is revoked on chain", p.TokenID)}
 	}
 	fmt.Fprintf(stdout, "ok: %s; not revoked\n%s\n", what, rv.Members)
+	fmt.Fprintln(stdout, who.verdict(iss))
 	return nil
 }
 

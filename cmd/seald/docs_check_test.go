@@ -164,12 +164,13 @@ func foreign(flag, line string) bool {
 }
 
 // notMetrics are seald_ names in the docs that are not metrics: the prefix of the databases sealbench
-// creates (seald_bench_<random>) and the console's session cookie (seald_console).
-var notMetrics = map[string]bool{"seald_bench": true, "seald_console": true}
+// creates (seald_bench_<random>), the console's session cookie (seald_console) and the SD-JWT claim that names
+// the issuer (seald_issuer).
+var notMetrics = map[string]bool{"seald_bench": true, "seald_console": true, "seald_issuer": true}
 
 // notCommands are code spans that start with "seald " and are no command line: the domain strings that
 // proof bundles and trust roots are signed under, and the embedded chain's name.
-var notCommands = []string{"seald proof v2", "seald trust root v2", "seald development chain"}
+var notCommands = []string{"seald proof v2", "seald proof v3", "seald sd-jwt issuer v1", "seald trust root v2", "seald development chain"}
 
 // flagInfo is one flag of one command, as its -h shows it.
 type flagInfo struct {

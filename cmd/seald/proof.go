@@ -61,14 +61,15 @@ func exitCode(err error) int {
 // calling seald; or a record's credential, either form (credverify.go). FILE may be a bare bundle, an API answer with ?proof=1, or the output of
 // `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("proof verify", "(FILE | --batch FILE|URL) --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE]", stderr)
+	fs := newFlagSet("proof verify", "(FILE | --batch FILE|URL) --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE] [--issuer DOMAIN] [--issuer-doc FILE]", stderr)
 	rpc := fs.String("rpc", "", "JSON-RPC URL of a node of the bundle's chain")
 	trust := fs.String("trust", "", "the issuer's trust root: a file, or its URL (https://ISSUER"+trustRootSuffix+")")
 	noTrust := fs.Bool("no-trust", false, "check without a trust root: the issuer is then whoever the bundle says")
 	pinDir := fs.String("trust-pin-dir", trustPinDir(), "where trust roots fetched by URL are pinned, one file per origin")
 	repin := fs.Bool("trust-repin", false, "pin the trust root fetched from --trust URL even though it is not signed by the pinned one's key")
 	dataFile := fs.String("data", "", "a file holding the sealed JSON data: its canonical hash must be the bundle's")
-	issuerDoc := fs.String("issuer-doc", "", "a credential's issuer DID document (a file), instead of resolving its did:web")
+	issuerDoc := fs.String("issuer-doc", "", "the issuer's DID document (a file, e.g. a saved copy), instead of resolving its did:web")
+	issuerDomain := fs.String("issuer", "", "the domain whose did:web key must have signed the file (https://DOMAIN/.well-known/did.json)")
 	batch := fs.String("batch", "", "check a batch manifest (a file, or its URL: a bundle's manifest member) instead of FILE")
 	names := []string{"FILE"}
 	if batchGiven(args) {
@@ -91,6 +92,9 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	file := pos[0]
 	if b, err := os.ReadFile(file); err == nil {
 		if vc, sd := credentialFile(b); vc != nil || sd != "" {
+			if *issuerDomain != "" {
+				return usageError("--issuer checks a proof bundle or a presentation; a credential names its issuer's DID itself (--issuer-doc FILE pins its document)")
+			}
 			return credentialVerify(ctx, vc, sd, credentialCheck{file: file, issuerDoc: *issuerDoc, rpc: *rpc, stdout: stdout, stderr: stderr},
 				*trust, *pinDir, *repin, *dataFile)
 		}
@@ -105,6 +109,10 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 	}
 	if *trust != "" && *noTrust {
 		return usageError("--trust and --no-trust: give one")
+	}
+	who, err := loadIssuer(ctx, *issuerDomain, *issuerDoc)
+	if err != nil {
+		return err
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -123,7 +131,7 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 				return exitWith(exitUnchecked, "--trust: %v", err)
 			}
 		}
-		return presentationVerify(ctx, b, file, *rpc, src, stdout, stderr)
+		return presentationVerify(ctx, b, file, *rpc, src, who, stdout, stderr)
 	}
 	p, err := proof.Parse(unwrapProof(b))
 	if err != nil {
@@ -141,6 +149,12 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 		}
 		if match, err = src.root.Check(p); err != nil {
 			return exitWith(exitInvalid, "proof of %s is NOT valid: %v", p.Reference, err)
+		}
+	}
+	if who != nil {
+		// The business's signature over the same digest as the service's: no chain is needed to refuse it.
+		if err := p.CheckIssuer(who.did, who.keys); err != nil {
+			return exitWith(exitInvalid, "proof of %s is NOT signed by the issuer %s: %s", p.Reference, proof.Domain(who.did), seald.ErrorMessage(err))
 		}
 	}
 	if *dataFile != "" {
@@ -194,6 +208,7 @@ func proofVerify(ctx context.Context, args []string, getenv func(string) string,
 		return &exitError{code: exitRevoked, err: fmt.Errorf("%s is revoked on chain", p.Reference)}
 	}
 	fmt.Fprintf(stdout, "ok: %s; not revoked\n", what)
+	fmt.Fprintln(stdout, who.verdict(p.Issuer))
 	return nil
 }
 

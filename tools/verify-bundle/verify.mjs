@@ -4,7 +4,12 @@
 // that the format stays checkable by anyone; CI runs it beside `seald proof verify` on good and tampered
 // bundles and expects the same verdicts.
 //
-//   node verify.mjs BUNDLE --rpc URL (--trust FILE | --no-trust)
+//   node verify.mjs BUNDLE --rpc URL (--trust FILE | --no-trust) [--issuer-doc DID.json]
+//
+// A version 3 bundle names its issuer (docs/identity.md): the checker prints "Sealed by NAME, DOMAIN, domain
+// verified on DATE" or "Sealed by NAME (self-declared name; no verified domain)" and what it relied on. With
+// --issuer-doc (the business's DID document, a saved copy of https://DOMAIN/.well-known/did.json) the bundle
+// must also be signed by a key that document lists for assertions.
 //
 // Exit status: 0 valid and not revoked, 1 not valid, 2 could not check, 3 valid but revoked.
 import { readFileSync } from "node:fs";
@@ -15,17 +20,18 @@ class Invalid extends Error {}
 class Unchecked extends Error {}
 
 function args(argv) {
-  const out = { file: null, rpc: null, trust: null, noTrust: false };
+  const out = { file: null, rpc: null, trust: null, noTrust: false, issuerDoc: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--rpc") out.rpc = argv[++i];
     else if (a === "--trust") out.trust = argv[++i];
     else if (a === "--no-trust") out.noTrust = true;
+    else if (a === "--issuer-doc") out.issuerDoc = argv[++i];
     else if (!out.file) out.file = a;
     else throw new Unchecked(`unexpected argument ${a}`);
   }
   if (!out.file || !out.rpc || (!out.trust && !out.noTrust)) {
-    throw new Unchecked("usage: verify.mjs BUNDLE --rpc URL (--trust FILE | --no-trust)");
+    throw new Unchecked("usage: verify.mjs BUNDLE --rpc URL (--trust FILE | --no-trust) [--issuer-doc DID.json]");
   }
   return out;
 }
@@ -58,7 +64,77 @@ function digest(p) {
   const rest = { ...p };
   delete rest.signature;
   delete rest.manifest; // an unsigned link to the batch's manifest
-  return sha256("seald proof v2\n" + canonical(rest));
+  if (p.version >= 3 && p.issuer) {
+    rest.issuer = { ...p.issuer };
+    delete rest.issuer.signature;
+  }
+  return sha256((p.version >= 3 ? "seald proof v3\n" : "seald proof v2\n") + canonical(rest));
+}
+
+// The issuer block of a version 3 bundle, in words: who sealed it, and what that rests on.
+function didDomain(did) {
+  const parts = String(did || "").replace(/^did:web:/, "").split(":");
+  parts[0] = parts[0].replace(/%3a/i, ":");
+  return parts.join("/");
+}
+function describeIssuer(iss, checked) {
+  if (!iss) return "It names no issuer (a bundle made before issuer blocks).";
+  if (iss.status === "domain-verified") {
+    const d = didDomain(iss.did);
+    return `Sealed by ${iss.name}, ${d}, domain verified on ${String(iss.verified_at).slice(0, 10)}` +
+      (checked ? `; signed by its key ${iss.key_id}, listed in the DID document ${checked}` :
+        `; relied on the issuer block under the service's signature (give --issuer-doc with ${d}'s DID document to check its key)`);
+  }
+  return `Sealed by ${iss.name} (self-declared name; no verified domain); relied on the service's signature alone`;
+}
+
+// base58btc, for a Multikey's publicKeyMultibase.
+function base58(s) {
+  const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  let n = 0n;
+  for (const c of s) {
+    const v = alphabet.indexOf(c);
+    if (v < 0) throw new Invalid("publicKeyMultibase is not base58btc");
+    n = n * 58n + BigInt(v);
+  }
+  let hex = n.toString(16);
+  if (hex.length % 2) hex = "0" + hex;
+  const lead = s.match(/^1*/)[0].length;
+  return Buffer.concat([Buffer.alloc(lead), Buffer.from(n === 0n ? "" : hex, "hex")]);
+}
+
+// The Ed25519 keys a DID document lists for assertions, by method id.
+function didKeys(doc) {
+  const abs = (id) => (String(id).startsWith("#") ? doc.id + id : id);
+  const methods = new Map((doc.verificationMethod || []).map((m) => [abs(m.id), m]));
+  const out = new Map();
+  for (const ref of doc.assertionMethod || []) {
+    const m = typeof ref === "string" ? methods.get(abs(ref)) : ref;
+    if (!m || m.controller !== doc.id) continue;
+    let raw = null;
+    if (typeof m.publicKeyMultibase === "string" && m.publicKeyMultibase.startsWith("z")) {
+      const b = base58(m.publicKeyMultibase.slice(1));
+      if (b.length === 34 && b[0] === 0xed && b[1] === 0x01) raw = b.subarray(2);
+    } else if (m.publicKeyJwk && m.publicKeyJwk.crv === "Ed25519") {
+      raw = Buffer.from(m.publicKeyJwk.x, "base64url");
+    }
+    if (raw && raw.length === 32) out.set(abs(m.id), raw);
+  }
+  return out;
+}
+
+// checkIssuer checks that the bundle is signed by the key of the DID document's business.
+function checkIssuer(p, doc) {
+  const iss = p.issuer;
+  if (p.version < 3 || !iss) throw new Invalid(`the bundle names no issuer: it is not signed by ${doc.id}'s key`);
+  if (iss.status !== "domain-verified") throw new Invalid(`it was sealed by "${iss.name}", a self-declared name: it is not signed by ${doc.id}'s key`);
+  if (iss.did !== doc.id) throw new Invalid(`it was sealed by ${iss.name} (${iss.did}), not by ${doc.id}`);
+  const raw = didKeys(doc).get(iss.key_id);
+  if (!raw) throw new Invalid(`it is signed by key ${iss.key_id}, which the DID document of ${doc.id} does not list for assertions`);
+  const key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" });
+  if (!edVerify(null, digest(p), key, Buffer.from(iss.signature || "", "base64"))) {
+    throw new Invalid(`the signature by ${doc.id}'s key ${iss.key_id} does not match this bundle`);
+  }
 }
 
 function checkSignature(p) {
@@ -167,27 +243,36 @@ async function onChain(p, rpc, net, token) {
 
 async function main() {
   const a = args(process.argv.slice(2));
-  let doc, trust;
+  let doc, trust, didDoc;
   try {
     doc = JSON.parse(readFileSync(a.file, "utf8"));
     trust = a.trust ? JSON.parse(readFileSync(a.trust, "utf8")) : null;
+    didDoc = a.issuerDoc ? JSON.parse(readFileSync(a.issuerDoc, "utf8")) : null;
   } catch (e) {
     throw new Unchecked(e.message);
   }
   const p = bundleOf(doc);
-  if (!p || (p.version !== 1 && p.version !== 2) || typeof p.hash !== "string" || !/^[0-9a-f]{64}$/.test(p.hash)) {
+  if (!p || (p.version !== 1 && p.version !== 2 && p.version !== 3) || typeof p.hash !== "string" || !/^[0-9a-f]{64}$/.test(p.hash)) {
     throw new Invalid("not a seald proof bundle");
+  }
+  if ((p.version === 3) !== (p.issuer !== undefined && p.issuer !== null)) {
+    throw new Invalid(p.version === 3 ? "the version 3 bundle lacks its issuer" : `a version ${p.version} bundle has no issuer member`);
   }
   const net = trust ? checkTrust(p, trust) : null;
   checkSignature(p);
+  if (didDoc) checkIssuer(p, didDoc);
   const token = rootFromPath(p);
   const revoked = await onChain(p, a.rpc, net, token);
+  issuerLine = p.version >= 3 ? describeIssuer(p.issuer, didDoc ? a.issuerDoc : null) : "";
   return revoked ? 3 : 0;
 }
+
+let issuerLine = "";
 
 main().then(
   (code) => {
     console.log(code === 3 ? "REVOKED" : "ok");
+    if (issuerLine) console.log(issuerLine);
     process.exit(code);
   },
   (e) => {

@@ -2,12 +2,16 @@
 // (seald-checker.html). It checks a record's proof bundle step by step, in the visitor's browser, against the
 // issuer's trust root and a node of the chain the visitor chooses, the way `seald proof verify` does:
 //
-//   bundle      the file is a version 2 proof bundle
+//   bundle      the file is a version 2 or 3 proof bundle (3 names its issuer: the business, and its did:web
+//               domain when verified, docs/identity.md)
 //   data        the SHA-256 of the RFC 8785 form of the data the visitor gave is the bundle's hash (check.js)
 //   issuer      the trust root lists the bundle's chain, its contract for the anchor's block, and its key, not
 //               marked compromised (a trust root fetched by URL must also be its origin's and signed by its
 //               current key)
-//   signature   the issuer's Ed25519 signature over the bundle (Web Crypto), and key_id names the key
+//   signature   the issuer's Ed25519 signature over the bundle (Web Crypto), and key_id names the key; it says
+//               who sealed it as the bundle's issuer block says ("Sealed by NAME, DOMAIN, domain verified on
+//               DATE" or "self-declared"): that block is covered by the service's signature, while the
+//               business's own signature with its domain's key is for `seald proof verify --issuer DOMAIN`
 //   path        the leaf binds the token id to the hash, and the Merkle path leads from it to the root
 //               (Keccak-256 from @noble/hashes, noble-hashes.js)
 //   chain       the node serves the bundle's chain id
@@ -141,7 +145,9 @@
 
   function checkBundle(p) {
     if (!p || typeof p !== 'object') throw new Fail('this is not a seald proof bundle');
-    if (p.version !== 2) throw new Fail('proof bundle version ' + p.version + ' is not one this checker reads (2)');
+    if (p.version !== 2 && p.version !== 3) throw new Fail('proof bundle version ' + p.version + ' is not one this checker reads (2 or 3)');
+    if (p.version === 3 && (!p.issuer || typeof p.issuer !== 'object' || typeof p.issuer.name !== 'string')) throw new Fail('the bundle lacks its issuer');
+    if (p.version === 2 && p.issuer !== undefined) throw new Fail('a version 2 bundle has no issuer member');
     ['reference', 'hash', 'chain_id', 'contract', 'token_id', 'leaf', 'root', 'tx_hash', 'key_id', 'public_key', 'signature'].forEach(function (k) {
       if (typeof p[k] !== 'string' || p[k] === '') throw new Fail('the bundle lacks its ' + k);
     });
@@ -216,15 +222,42 @@
     var rest = {};
     // Every member but signature and manifest (an unsigned link to the batch's manifest).
     Object.keys(p).forEach(function (k) { if (k !== 'signature' && k !== 'manifest') rest[k] = p[k]; });
+    if (p.version >= 3 && p.issuer) rest.issuer = unsignedIssuer(p.issuer);
     return keyID(pub).then(function (id) {
       if (id !== p.key_id) throw new Fail('key_id ' + p.key_id + ' does not name the bundle\'s key (' + id + ')');
-      return sha256(new TextEncoder().encode('seald proof v2\n' + canonicalText(rest)));
+      return sha256(new TextEncoder().encode((p.version >= 3 ? 'seald proof v3\n' : 'seald proof v2\n') + canonicalText(rest)));
     }).then(function (digest) {
       return ed25519Verify(pub, sig, digest);
     }).then(function (ok) {
       if (!ok) throw new Fail('the signature does not match the bundle: a member was changed after the issuer signed it');
-      return 'signed by key ' + p.key_id;
+      return 'signed by key ' + p.key_id + (p.version >= 3 ? '. ' + issuerWords(p.issuer) : '');
     });
+  }
+
+  // unsignedIssuer is an issuer block without its signature, as the digests cover it.
+  function unsignedIssuer(iss) {
+    var out = {};
+    Object.keys(iss).forEach(function (k) { if (k !== 'signature') out[k] = iss[k]; });
+    return out;
+  }
+
+  // didDomain is the domain of a did:web DID, for people: did:web:127.0.0.1%3A8443 is 127.0.0.1:8443.
+  function didDomain(did) {
+    var parts = String(did || '').replace(/^did:web:/, '').split(':');
+    parts[0] = parts[0].replace(/%3a/i, ':');
+    return parts.join('/');
+  }
+
+  // issuerWords says who sealed a file, as its issuer block says, and what that rests on (issue 41).
+  function issuerWords(iss) {
+    if (!iss) return 'It names no issuer (made before issuer blocks).';
+    if (iss.status === 'domain-verified' && iss.did && iss.verified_at) {
+      var d = didDomain(iss.did);
+      return 'Sealed by ' + iss.name + ', ' + d + ', domain verified on ' + String(iss.verified_at).slice(0, 10) +
+        ': relied on the issuer block under the service\'s signature; the business\'s own signature with ' + d +
+        '\'s key is checked by seald proof verify --issuer ' + d;
+    }
+    return 'Sealed by ' + iss.name + ' (self-declared name; no verified domain): relied on the service\'s signature alone';
   }
 
   // checkPath recomputes the Merkle tree as SealRegistry.verify does: leaf = keccak256(0x00 || uint256(token)
@@ -440,7 +473,8 @@
     });
     if (parts.slice(1, parts.length - 1).join('~') !== p.disclosures.join('~')) throw new Fail('sd_jwt: its disclosures are not the presentation\'s');
     if (match) match.key = key;
-    return 'the SD-JWT form is signed by the issuer\'s key ' + key.key_id + ' (' + key.status + ') and says what the presentation says';
+    return 'the SD-JWT form is signed by the issuer\'s key ' + key.key_id + ' (' + key.status + ') and says what the presentation says' +
+      (claims.seald_issuer ? '. ' + issuerWords(claims.seald_issuer) : '');
   }
 
   // run checks bundle (or presentation) p; opts: {trust (document), trustURL (when fetched), rpc (URL), data
