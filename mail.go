@@ -14,6 +14,16 @@ type Mail struct {
 	VerificationLink string
 	// Business and Project name who sealed the record; the message says so.
 	Business, Project string
+	// Attachments are files the message carries after its text (the record's credential, when its project
+	// attaches it); none leaves the message as it always was.
+	Attachments []MailAttachment
+}
+
+// MailAttachment is one file attached to a message.
+type MailAttachment struct {
+	Name        string // the file name the recipient sees, e.g. "D-….credential.json"
+	ContentType string // a media type without parameters, e.g. application/vc
+	Data        []byte
 }
 
 // Mailer sends notification e-mail. The embedded default appends each message to an outbox, an mbox file in

@@ -114,7 +114,7 @@ func (s *Service) Seal(ctx context.Context, c *Caller, req *SealRequest) (*Recor
 	r := s.newRecord(c, PrefixAuthentication, pipeline, network, hash)
 	r.IsEmail = true
 	r.Mail = &MailRequest{To: to, Cc: cc, Subject: subject, Body: body, HTML: req.IsHTML,
-		Business: c.Business.Name, Project: c.Project.Name}
+		Business: c.Business.Name, Project: c.Project.Name, AttachCredential: attachesCredential(c.Project, req.Password != nil)}
 	if req.Password != nil {
 		if *req.Password == "" || len(*req.Password) > maxPassword {
 			return nil, Errorf(EINVALID, "password must be 1 to %d bytes", maxPassword)

@@ -295,6 +295,8 @@ type TenantUpdate struct {
 	ProjectName, ProjectDescription, ProjectLogo *string // the project's
 	// Retain is the project's retention period (ParseRetention; "forever" for none).
 	Retain *string
+	// AttachCredential is the project's attach_credential setting (Project.AttachCredential).
+	AttachCredential *bool
 }
 
 // UpdateTenant applies u for the operator (Operator), any business, or for the owner c, who may change only
@@ -334,7 +336,8 @@ func (s *Service) UpdateTenant(ctx context.Context, c *Caller, u TenantUpdate) (
 		set(&ch.ProjectLogo, u.ProjectLogo, "project_logo", MaxDescription, false, false)); err != nil {
 		return nil, nil, err
 	}
-	if u.ProjectID == "" && (u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil) {
+	if u.ProjectID == "" && (u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil ||
+		u.AttachCredential != nil) {
 		return nil, nil, Errorf(EINVALID, "project details need the project")
 	}
 	if u.Retain != nil {
@@ -344,6 +347,7 @@ func (s *Service) UpdateTenant(ctx context.Context, c *Caller, u TenantUpdate) (
 		}
 		ch.Retain = &retain
 	}
+	ch.AttachCredential = u.AttachCredential
 	b, p, err := s.Store.UpdateTenant(ctx, ch)
 	if err != nil {
 		if ErrorCode(err) == ECONFLICT && ch.Name != nil {
