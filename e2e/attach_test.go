@@ -136,7 +136,9 @@ func TestAttachCredential(t *testing.T) {
 	}
 	// The credential the API gives for the record states the same (only its proof's time and value differ).
 	api := in.get("/verification/api/v1/credential?reference=" + ref)
-	var env struct{ Data struct{ Credential map[string]any } }
+	var env struct {
+		Data struct{ Credential map[string]any }
+	}
 	json.Unmarshal(api.Raw, &env)
 	for _, m := range []string{"credentialSubject", "evidence", "credentialStatus", "issuer", "validFrom"} {
 		a, _ := json.Marshal(env.Data.Credential[m])
