@@ -22,6 +22,7 @@ import (
 	"seald.dev/seald/pipeline"
 	"seald.dev/seald/prom"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/web"
 	"seald.dev/seald/webhook"
 )
@@ -62,7 +63,7 @@ type App struct {
 	Logger  *slog.Logger
 	Store   seald.Store
 	Secrets *secret.Keys
-	Service *seald.Service
+	Service *service.Service
 	// DefaultTenant is the tenant this start created in an empty store (its keys are in
 	// <data-dir>/credentials.json); nil when the store had one already, and in Operator mode.
 	DefaultTenant *seald.Tenant
@@ -149,7 +150,7 @@ func (a *App) openService(ctx context.Context, opts Options, serving bool) error
 	}
 	a.closers.Add("store", store.Close)
 	a.Store, a.Secrets = store, secrets
-	a.Service = &seald.Service{Store: store, Secrets: secrets, Canonicalize: CanonicalizeData,
+	a.Service = &service.Service{Store: store, Secrets: secrets, Canonicalize: CanonicalizeData,
 		ErasureLog: OpenErasureLog(cfg.DataDir), Logger: a.Logger}
 	if !serving {
 		return nil
@@ -305,7 +306,7 @@ func (a *App) ensureDefaultTenant(ctx context.Context) error {
 func (a *App) buildServer() error {
 	cfg, svc, parts := &a.Config, a.Service, a.Parts
 	parts.Page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: a.Logger, BlockTimes: blockTimes(parts.Anchorers)}
-	creds := &seald.Credentials{Service: a.Service, Statuses: a.Store}
+	creds := &service.Credentials{Service: a.Service, Statuses: a.Store}
 	api := &httpapi.Server{
 		Service: svc, Logger: a.Logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
 		TrustedProxies: cfg.TrustedProxies,
