@@ -43,4 +43,7 @@ type Project struct {
 	// Retain is how long the stored copies of the project's records are kept after they were sealed;
 	// past it they are erased (Service.EraseExpired). Zero keeps them for ever.
 	Retain time.Duration
+	// AttachCredential makes the notification e-mail of the project's records carry the record's W3C VC 2.0
+	// credential as an attachment (docs/credentials.md); off by default.
+	AttachCredential bool
 }

@@ -20,6 +20,16 @@ type Mail struct {
 	// Since is when the record was accepted: no message about it was sent before. An outbox that keeps what
 	// it sent looks for an earlier send of the record among the messages since then only (zero: all of them).
 	Since time.Time
+	// Attachments are files the message carries after its text (the record's credential, when its project
+	// attaches it); none leaves the message as it always was.
+	Attachments []MailAttachment
+}
+
+// MailAttachment is one file attached to a message.
+type MailAttachment struct {
+	Name        string // the file name the recipient sees, e.g. "D-….credential.json"
+	ContentType string // a media type without parameters, e.g. application/vc
+	Data        []byte
 }
 
 // Mailer sends notification e-mail. The embedded default appends each message to an outbox, an mbox file in

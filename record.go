@@ -58,6 +58,10 @@ type MailRequest struct {
 	// Business and Project name who sealed the record, so that the message says it.
 	Business string `json:"business,omitempty"`
 	Project  string `json:"project,omitempty"`
+	// AttachCredential is the project's attach_credential setting when the record was sealed: the message
+	// carries the record's W3C VC 2.0 credential. Taken then, so that every attempt of the notify step sends
+	// the same message whatever the setting became since.
+	AttachCredential bool `json:"attach_credential,omitempty"`
 }
 
 // Record is one sealed JSON object and everything the pipeline learned about it.

@@ -142,6 +142,7 @@ type TenantChange struct {
 	ProjectID                                    string
 	ProjectName, ProjectDescription, ProjectLogo *string
 	Retain                                       *time.Duration // 0: for ever
+	AttachCredential                             *bool
 }
 
 // Records persists records, their canonical payloads and their audit trails.
@@ -405,6 +406,7 @@ type Store interface {
 	Webhooks
 	Identities
 	CredentialStatuses
+	MailCredentialStore
 	Close() error
 }
 

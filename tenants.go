@@ -33,4 +33,6 @@ type TenantUpdate struct {
 	ProjectName, ProjectDescription, ProjectLogo *string // the project's
 	// Retain is the project's retention period (ParseRetention; "forever" for none).
 	Retain *string
+	// AttachCredential is the project's attach_credential setting (Project.AttachCredential).
+	AttachCredential *bool
 }

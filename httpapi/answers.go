@@ -79,6 +79,12 @@ func fingerprint(v *wire.Verification) [sha256.Size]byte {
 		o.BusinessID} {
 		str(s)
 	}
+	switch a := o.Project.AttachCredential; { // only the tenant update's answer has it, but it is a field
+	case a == nil:
+		b = append(b, 2)
+	default:
+		flag(*a)
+	}
 	flag(v.IsDataDownloadable)
 	str(v.Blockchain.TokenID)
 	str(v.Blockchain.BlockchainNetwork)

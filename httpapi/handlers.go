@@ -253,9 +253,20 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 		"project_name": &u.ProjectName, "project_description": &u.ProjectDescription, "project_logo": &u.ProjectLogo,
 		"retain": &u.Retain}
 	for name := range b {
+		if name == "attach_credential" { // a flag; null leaves it as it is
+			v, err := b.flag(name)
+			if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+			if !isNull(b[name]) {
+				u.AttachCredential = &v
+			}
+			continue
+		}
 		dst, ok := known[name]
 		if !ok {
-			s.writeError(w, r, seald.Errorf(seald.EINVALID, "unknown member %q: give name, description, logo, website, project_name, project_description, project_logo or retain", name))
+			s.writeError(w, r, seald.Errorf(seald.EINVALID, "unknown member %q: give name, description, logo, website, project_name, project_description, project_logo, retain or attach_credential", name))
 			return
 		}
 		v, present, err := b.str(name)
@@ -267,11 +278,11 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 			*dst = &v
 		}
 	}
-	if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil {
+	if u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil || u.AttachCredential != nil {
 		u.ProjectID = c.Project.ProjectID
 	}
 	if len(b) == 0 {
-		s.writeError(w, r, seald.Errorf(seald.EINVALID, "nothing to change: give name, description, logo, website, project_name, project_description, project_logo or retain"))
+		s.writeError(w, r, seald.Errorf(seald.EINVALID, "nothing to change: give name, description, logo, website, project_name, project_description, project_logo, retain or attach_credential"))
 		return
 	}
 	biz, proj, err := s.Service.UpdateTenant(r.Context(), c, u)
@@ -287,7 +298,8 @@ func (s *Server) updateTenant(w http.ResponseWriter, r *http.Request) {
 			Logo: biz.Logo, Website: biz.Website, DateRegistered: formatTime(biz.DateRegistered)},
 		ProjectID: proj.ProjectID,
 		Project: wire.Project{ID: proj.ID, ProjectID: proj.ProjectID, Name: proj.Name, Description: proj.Description,
-			Logo: proj.Logo, Privacy: string(proj.Privacy), BusinessID: proj.BusinessID, Retain: seald.FormatRetention(proj.Retain)},
+			Logo: proj.Logo, Privacy: string(proj.Privacy), BusinessID: proj.BusinessID, Retain: seald.FormatRetention(proj.Retain),
+			AttachCredential: &proj.AttachCredential},
 		BusinessID: biz.BusinessID,
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"mime"
 	"net/mail"
 	"strings"
 	"time"
@@ -138,11 +139,33 @@ func (c *composer) build(m *seald.Mail) (*built, error) {
 		msg.SetBodyString(gomail.TypeTextPlain, m.Body+footer.text())
 	}
 
+	for _, a := range m.Attachments {
+		if err := attach(msg, a); err != nil {
+			return nil, err
+		}
+	}
+
 	rcpts := make([]string, 0, len(to)+len(cc))
 	for _, a := range append(to, cc...) {
 		rcpts = append(rcpts, a.Address)
 	}
 	return &built{msg: msg, messageID: id, recipients: rcpts}, nil
+}
+
+// attach adds a file to the message after its text, base64-encoded, with its media type and a name that
+// must be a plain file name: it goes into the Content-Type and Content-Disposition headers.
+func attach(msg *gomail.Msg, a seald.MailAttachment) error {
+	if err := checkHeaderValue("attachment name", a.Name); err != nil {
+		return err
+	}
+	if a.Name == "" || strings.ContainsAny(a.Name, `/\"`) || !utf8.ValidString(a.Name) {
+		return seald.Errorf(seald.EINVALID, "mail: attachment name %q is not a plain file name", a.Name)
+	}
+	if _, _, err := mime.ParseMediaType(a.ContentType); err != nil || strings.Contains(a.ContentType, ";") {
+		return seald.Errorf(seald.EINVALID, "mail: attachment %s: %q is not a media type", a.Name, a.ContentType)
+	}
+	return msg.AttachReader(a.Name, bytes.NewReader(a.Data), gomail.WithFileContentType(gomail.ContentType(a.ContentType)),
+		gomail.WithFileEncoding(gomail.EncodingB64))
 }
 
 // checkReference admits only the characters of a reference (letters, digits, '-', '.', '_'): the reference

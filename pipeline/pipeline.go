@@ -96,6 +96,9 @@ type Pipeline struct {
 	Blobs     seald.BlobStore           // nil: records wait in PENDING
 	Anchorers map[string]seald.Anchorer // by network; a missing one: records wait in IPFS_STORED
 	Mailer    seald.Mailer              // nil: records wait in ANCHORED
+	// Credentials issues the credential attached to the e-mail of a record whose project attaches it
+	// (MailRequest.AttachCredential); nil: such records wait in ANCHORED, retried.
+	Credentials seald.MailCredentials
 	// Link returns the verification link of a reference, for e-mails.
 	Link   func(reference string) string
 	Anchor AnchorPolicy
@@ -668,11 +671,15 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 		if p.Link != nil {
 			link = p.Link(r.Reference)
 		}
-		id, err := p.Mailer.Send(ctx, &seald.Mail{
+		m := &seald.Mail{
 			Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
 			HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link, Business: r.Mail.Business, Project: r.Mail.Project,
 			Since: r.CreatedAt,
-		})
+		}
+		if err := p.attachCredential(ctx, r, m); err != nil {
+			return err
+		}
+		id, err := p.Mailer.Send(ctx, m)
 		p.Observer.MailSent(err == nil)
 		if err != nil {
 			return err

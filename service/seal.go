@@ -93,7 +93,7 @@ func (s *Service) Seal(ctx context.Context, c *seald.Caller, req *seald.SealRequ
 	r := s.newRecord(c, seald.PrefixAuthentication, pipeline, network, hash)
 	r.IsEmail = true
 	r.Mail = &seald.MailRequest{To: to, Cc: cc, Subject: subject, Body: body, HTML: req.IsHTML,
-		Business: c.Business.Name, Project: c.Project.Name}
+		Business: c.Business.Name, Project: c.Project.Name, AttachCredential: attachesCredential(c.Project, req.Password != nil)}
 	if req.Password != nil {
 		if *req.Password == "" || len(*req.Password) > maxPassword {
 			return nil, seald.Errorf(seald.EINVALID, "password must be 1 to %d bytes", maxPassword)

@@ -301,7 +301,8 @@ func (s *Service) UpdateTenant(ctx context.Context, c *seald.Caller, u seald.Ten
 		set(&ch.ProjectLogo, u.ProjectLogo, "project_logo", seald.MaxDescription, false, false)); err != nil {
 		return nil, nil, err
 	}
-	if u.ProjectID == "" && (u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil) {
+	if u.ProjectID == "" && (u.ProjectName != nil || u.ProjectDescription != nil || u.ProjectLogo != nil || u.Retain != nil ||
+		u.AttachCredential != nil) {
 		return nil, nil, seald.Errorf(seald.EINVALID, "project details need the project")
 	}
 	if u.Retain != nil {
@@ -311,6 +312,7 @@ func (s *Service) UpdateTenant(ctx context.Context, c *seald.Caller, u seald.Ten
 		}
 		ch.Retain = &retain
 	}
+	ch.AttachCredential = u.AttachCredential
 	b, p, err := s.Store.UpdateTenant(ctx, ch)
 	if err != nil {
 		if seald.ErrorCode(err) == seald.ECONFLICT && ch.Name != nil {

@@ -62,6 +62,7 @@ func Run(t *testing.T, open func(t *testing.T) seald.Store) {
 		{"Identities", identityTests},
 		{"Erasure", erasureTests},
 		{"CredentialStatuses", credentialStatusTests},
+		{"MailCredentials", mailCredentialTests},
 		{"Database", databaseTests},
 	}
 	for _, g := range groups {

@@ -62,6 +62,9 @@ type Project struct {
 	// Retain (beyond the seed; only in the answer of the tenant update) is how long stored copies are kept:
 	// "365d", or "forever".
 	Retain string `json:"retain,omitempty"`
+	// AttachCredential (beyond the seed; only in the answer of the tenant update) is whether the project's
+	// e-mails carry each record's credential.
+	AttachCredential *bool `json:"attach_credential,omitempty"`
 }
 
 // Blockchain is where a record is anchored.

@@ -380,6 +380,7 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	} {
 		values[name] = fs.String(name, "", usage)
 	}
+	attach := fs.Bool("attach-credential", false, "with --project: attach each record's W3C VC 2.0 credential to its e-mail (--attach-credential=false: stop)")
 	if _, err := parseArgs(fs, args, getenv); err != nil {
 		return err
 	}
@@ -401,9 +402,12 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	u.Name, u.Description, u.Logo, u.Website = pick("name"), pick("description"), pick("logo"), pick("website")
 	u.ProjectName, u.ProjectDescription, u.ProjectLogo = pick("project-name"), pick("project-description"), pick("project-logo")
 	u.Retain = pick("retain")
+	if given["attach-credential"] {
+		u.AttachCredential = attach
+	}
 	if len(given) == 1 || len(given) == 2 && given["project"] {
 		fs.Usage()
-		return usageError("tenant update: nothing to change: give --name, --description, --logo, --website or --project-* flags")
+		return usageError("tenant update: nothing to change: give --name, --description, --logo, --website, --project-*, --retain or --attach-credential flags")
 	}
 	svc, closeFn, err := openOperator(ctx, &cfg, getenv)
 	if err != nil {
@@ -416,8 +420,8 @@ func tenantUpdate(ctx context.Context, args []string, getenv func(string) string
 	}
 	fmt.Fprintf(stdout, "business %s: name %q, description %q, logo %q, website %q\n", b.BusinessID, b.Name, b.Description, b.Logo, b.Website)
 	if p != nil {
-		fmt.Fprintf(stdout, "project %s: name %q, description %q, logo %q, retain %s\n", p.ProjectID, p.Name, p.Description, p.Logo,
-			seald.FormatRetention(p.Retain))
+		fmt.Fprintf(stdout, "project %s: name %q, description %q, logo %q, retain %s, attach credential %t\n", p.ProjectID, p.Name,
+			p.Description, p.Logo, seald.FormatRetention(p.Retain), p.AttachCredential)
 	}
 	return nil
 }

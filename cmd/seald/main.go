@@ -39,7 +39,9 @@ commands:
                 [--rate-limit N --rate-burst N] [--retain 365d] [--json]
   tenant update --business ID [--name N] [--description D] [--logo URL] [--website URL]
                 [--project ID [--project-name N] [--project-description D] [--project-logo URL]
-                [--retain 365d|forever]]        --retain: how long stored copies are kept, then erased
+                [--retain 365d|forever] [--attach-credential[=false]]]
+                                          --retain: how long stored copies are kept, then erased;
+                                          --attach-credential: e-mails carry each record's credential
   key issue --business ID | --project ID  issue a subscription key (business) or API key (project)
   key list [--business ID]                list keys by id and prefix
   key rotate --id KEY_ID [--overlap 24h]  issue a successor; the old key works until the overlap ends

@@ -49,6 +49,10 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE reference = ?`, c.Reference); err != nil {
 			return err
 		}
+		// So is the credential kept for the record's e-mail (mailcredential.go): it holds the data as claims.
+		if _, err := q.Exec(ctx, `DELETE FROM mail_credentials WHERE reference = ?`, c.Reference); err != nil {
+			return err
+		}
 		if err := q.QueryRow(ctx, `INSERT INTO status_changes (reference, from_status, to_status, actor, reason, at, action)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.Reference, status, status, c.Actor, c.Reason,
 			s.D.Time(c.At), seald.ActionErase).Scan(&id); err != nil {

@@ -43,9 +43,9 @@ func (s *Store) CreateProject(ctx context.Context, p *seald.Project, keys ...*se
 func (s *Store) insertProject(ctx context.Context, q Querier, p *seald.Project) error {
 	_, err := q.Exec(ctx, `INSERT INTO projects
 		(id, project_id, business_id, name, description, logo, privacy, network, downloadable, created_at,
-		rate_limit, rate_burst, retain_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rate_limit, rate_burst, retain_ms, attach_credential) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.ProjectID, p.BusinessID, p.Name, p.Description, p.Logo, string(p.Privacy), p.Network,
-		p.Downloadable, s.D.Time(p.CreatedAt), p.RateLimit, p.RateBurst, p.Retain.Milliseconds())
+		p.Downloadable, s.D.Time(p.CreatedAt), p.RateLimit, p.RateBurst, p.Retain.Milliseconds(), p.AttachCredential)
 	return err
 }
 
@@ -90,14 +90,14 @@ func (s *Store) Project(ctx context.Context, projectID string) (*seald.Project, 
 }
 
 const selectProject = `SELECT id, project_id, business_id, name, description, logo, privacy, network, downloadable,
-	created_at, rate_limit, rate_burst, retain_ms FROM projects `
+	created_at, rate_limit, rate_burst, retain_ms, attach_credential FROM projects `
 
 func scanProject(row Row) (*seald.Project, error) {
 	var p seald.Project
 	var privacy string
 	var retain int64
 	err := row.Scan(&p.ID, &p.ProjectID, &p.BusinessID, &p.Name, &p.Description, &p.Logo, &privacy, &p.Network,
-		&p.Downloadable, Time{T: &p.CreatedAt}, &p.RateLimit, &p.RateBurst, &retain)
+		&p.Downloadable, Time{T: &p.CreatedAt}, &p.RateLimit, &p.RateBurst, &retain, &p.AttachCredential)
 	p.Privacy, p.Retain = seald.Privacy(privacy), time.Duration(retain)*time.Millisecond
 	return &p, err
 }
@@ -160,6 +160,9 @@ func (s *Store) UpdateTenant(ctx context.Context, ch *seald.TenantChange) (*seal
 		}
 		if ch.Retain != nil {
 			set("retain_ms", ch.Retain.Milliseconds())
+		}
+		if ch.AttachCredential != nil {
+			set("attach_credential", *ch.AttachCredential)
 		}
 		if len(cols) > 0 {
 			n, err := q.Exec(ctx, `UPDATE projects SET `+strings.Join(cols, ", ")+` WHERE project_id = ? AND business_id = ?`,

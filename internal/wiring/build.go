@@ -308,13 +308,17 @@ func (a *App) ensureDefaultTenant(ctx context.Context) error {
 func (a *App) buildServer() error {
 	cfg, svc, parts := &a.Config, a.Service, a.Parts
 	parts.Page = &web.Page{Service: svc, GatewayURL: cfg.IPFSGatewayURL, Logger: a.Logger, BlockTimes: blockTimes(parts.Anchorers)}
+	creds := &service.Credentials{Service: a.Service, Statuses: a.Store}
 	api := &httpapi.Server{
 		Service: svc, Logger: a.Logger, BodyLimit: cfg.BodyLimit, RatePerSecond: cfg.Rate, RateBurst: cfg.RateBurst,
 		TrustedProxies: cfg.TrustedProxies,
 		GatewayURL:     cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, CanonicalCID: ipfs.Canonical, Page: parts.Page,
 		Ready: parts.Ready(a.Store), Metrics: a.Metrics.Request,
 		// Records as verifiable credentials, issued under the service's own did:web (credentials.go).
-		Credentials: &service.Credentials{Service: a.Service, Statuses: a.Store},
+		Credentials: creds,
+	}
+	if a.Pipeline != nil {
+		a.Pipeline.Credentials = creds // the same credential the API gives, for e-mails that attach it
 	}
 	if cfg.Metrics == "api" {
 		api.MetricsHandler = a.Metrics.Handler()
