@@ -14,7 +14,18 @@ type Mail struct {
 	VerificationLink string
 	// Business and Project name who sealed the record; the message says so.
 	Business, Project string
+	// Data is the record's sealed data, its canonical JSON, attached as <Reference>.json: the recipient is
+	// asked for it by the verification page. Nil when it is not given, and then Withheld says why
+	// (docs/page.md, "The e-mail").
+	Data     []byte
+	Withheld string
 }
+
+// Why a Mail carries no Data.
+const (
+	WithheldPassword = "password" // the record was sealed with a password: the data is the sealer's to give
+	WithheldErased   = "erased"   // the record's data was erased before its e-mail left
+)
 
 // Mailer sends notification e-mail. The embedded default appends each message to an outbox, an mbox file in
 // the data dir; the production adapter speaks SMTP.

@@ -31,6 +31,7 @@ type PublicRecord struct {
 	RevokedOnChain bool
 	RevokeTx       string    // the revocation's transaction, once included
 	RevokedAt      time.Time // when its inclusion was seen
+	RevokeReason   string    // why the owner revoked it, as the audit trail has it (revokereason.go)
 	CreatedAt      time.Time
 	ErasedAt       time.Time // when the record's data was erased; zero while it is kept
 	Business       *Business
@@ -67,6 +68,11 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*PublicRecord, e
 			pr.TxHash, pr.BlockNumber = b.TxHash, b.BlockNumber
 		} else {
 			pr.TokenID = 0 // not anchored until its batch is confirmed, as in the proof bundle
+		}
+	}
+	if r.Status == StatusRevoked {
+		if pr.RevokeReason, err = s.revokeReason(ctx, r.Reference); err != nil {
+			return nil, err
 		}
 	}
 	if r.RevokedOnChain {
