@@ -39,6 +39,7 @@ func TestConsoleSpeaksToANewcomer(t *testing.T) {
 	tb.signIn(in.URL, ao, "")
 
 	t.Run("header at 1280 px", func(t *testing.T) {
+		defer tb.on(t)()
 		tb.do(chromedp.EmulateViewport(1280, 900))
 		tb.waitFor("records", `!!document.querySelector('header.site form.signout')`)
 		got, err := chromedp.Run(tb.ctx, chromedp.Evaluate[map[string]float64](`(() => {
@@ -72,6 +73,7 @@ func TestConsoleSpeaksToANewcomer(t *testing.T) {
 	})
 
 	t.Run("seal form JSON errors", func(t *testing.T) {
+		defer tb.on(t)()
 		for _, c := range []struct{ data, want string }{
 			{"{\n  \"name\": \"Ada\",\n  \"degree\":\n}", "line 4, column 1"},
 			{"{\"a\":1}\n{\"b\":2,}", "line 2, column 8"},
@@ -112,6 +114,7 @@ func TestConsoleSpeaksToANewcomer(t *testing.T) {
 	in.waitOwned(ao, secret, "COMPLETED")
 
 	t.Run("record page in words", func(t *testing.T) {
+		defer tb.on(t)()
 		tb.do(chromedp.Navigate(in.URL + "/console/records/" + plain))
 		tb.waitFor("record page", `!!document.querySelector('dl.facts')`)
 		main := tb.text("main")
@@ -128,6 +131,7 @@ func TestConsoleSpeaksToANewcomer(t *testing.T) {
 	})
 
 	t.Run("sealed data shown and downloaded", func(t *testing.T) {
+		defer tb.on(t)()
 		tb.do(chromedp.Navigate(in.URL + "/console/records/" + plain))
 		tb.waitFor("record page", `!!document.getElementById('show-data')`)
 		tb.do(chromedp.Click(chromedp.CSS("#show-data")))
@@ -161,6 +165,7 @@ func TestConsoleSpeaksToANewcomer(t *testing.T) {
 	})
 
 	t.Run("keys show their prefixes", func(t *testing.T) {
+		defer tb.on(t)()
 		tb.do(chromedp.Navigate(in.URL + "/console/keys"))
 		tb.waitFor("keys page", `!!document.querySelector('table.keys')`)
 		if got := tb.text("table.keys"); !strings.Contains(got, ao.api[:10]+"…") {
@@ -169,6 +174,7 @@ func TestConsoleSpeaksToANewcomer(t *testing.T) {
 	})
 
 	t.Run("deliveries say what happened", func(t *testing.T) {
+		defer tb.on(t)()
 		if r := in.call("PUT", "/authentication-status/update/status", ao.sub, ao.api, "application/json",
 			map[string]any{"reference": plain, "status": "SUSPENDED", "reason": "checking the grades"}); r.Status != 200 {
 			t.Fatalf("suspend: %d %s", r.Status, r.Raw)
@@ -269,6 +275,14 @@ func TestPageAndMailGiveTheData(t *testing.T) {
 		}
 		tb.quiet()
 	})
+}
+
+// on points a tab's helpers at a subtest, so that a step that fails ends the subtest and not its parent;
+// the returned function points them back.
+func (tb *tab) on(t *testing.T) func() {
+	old := tb.t
+	tb.t = t
+	return func() { tb.t = old }
 }
 
 func fileNames(m map[string]string) []string {
