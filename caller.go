@@ -13,7 +13,7 @@ type Caller struct {
 	Project  *Project
 	KeyID    string // the API key's id, for rate limits and audit
 	// SubscriptionKeyID is the id of the subscription key the caller authenticated with: key management
-	// checks that it, like the API key, is not in a rotation overlap (keyauthority.go).
+	// checks that it, like the API key, is not in a rotation overlap (service/keyauthority.go).
 	SubscriptionKeyID string
 
 	operator bool // set by Operator only: no literal outside this package can make one
@@ -31,13 +31,13 @@ func Operator() *Caller { return &Caller{operator: true} }
 // IsOperator reports whether c is the operator's caller (Operator).
 func (c *Caller) IsOperator() bool { return c != nil && c.operator }
 
-// owns reports whether c is a project's caller of the given business.
-func (c *Caller) owns(businessID string) bool {
+// Owns reports whether c is a project's caller of the given business.
+func (c *Caller) Owns(businessID string) bool {
 	return c != nil && !c.operator && c.Business != nil && c.Business.BusinessID == businessID
 }
 
-// actor is what the audit trail records as the author of c's changes: the API key, or ActorOperator.
-func (c *Caller) actor() string {
+// Actor is what the audit trail records as the author of c's changes: the API key, or ActorOperator.
+func (c *Caller) Actor() string {
 	if c.IsOperator() {
 		return ActorOperator
 	}
@@ -47,29 +47,3 @@ func (c *Caller) actor() string {
 // ErrNoCaller is the answer to a call that names nobody (a nil *Caller): a route that forgot authentication
 // gets a 401, not the rights of whoever a missing caller once meant.
 var ErrNoCaller = Errorf(EUNAUTHORIZED, "this operation needs a caller: send the Ocp-Apim-Subscription-Key and Api-Key headers")
-
-func errNoCaller() error { return ErrNoCaller }
-
-// operatorCaller checks that c is the operator's caller, for the operator's actions: nobody is EUNAUTHORIZED,
-// and so is a project's caller, whose keys grant nothing beyond its project.
-func operatorCaller(c *Caller) error {
-	switch {
-	case c == nil:
-		return errNoCaller()
-	case !c.operator:
-		return Errorf(EUNAUTHORIZED, "this operation belongs to the operator")
-	}
-	return nil
-}
-
-// projectCaller checks that c is a project's caller, for the operations that belong to a project (sealing,
-// webhooks): nobody is EUNAUTHORIZED, and so is the operator, who has no project.
-func projectCaller(c *Caller) error {
-	switch {
-	case c == nil:
-		return errNoCaller()
-	case c.operator || c.Project == nil || c.Business == nil:
-		return Errorf(EUNAUTHORIZED, "this operation belongs to a project: call it with the project's keys")
-	}
-	return nil
-}

@@ -40,5 +40,3 @@ func ParseReference(s string) error {
 	}
 	return nil
 }
-
-func newUUID() string { return uuid.New().String() }

@@ -3,7 +3,6 @@ package seald
 import (
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
 	"time"
@@ -36,12 +35,6 @@ func NewKeySecret(kind KeyKind) (secret string, k *Key, err error) {
 func KeyDigest(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])
-}
-
-// digestEqual compares two digests in constant time, so that a timing difference cannot tell a caller how
-// much of a guessed key matched what is stored.
-func digestEqual(a, b string) bool {
-	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
 // KeyKind says what a key authenticates.

@@ -1,19 +1,1 @@
 package seald
-
-import "context"
-
-// revokeReason is the reason the owner gave when revoking a record, as its audit trail holds it: the public
-// page shows it beside the revocation (a revoked diploma's page says why, not only that). "" when none
-// was given.
-func (s *Service) revokeReason(ctx context.Context, reference string) (string, error) {
-	trail, err := s.Store.AuditTrail(ctx, reference)
-	if err != nil {
-		return "", err
-	}
-	for i := len(trail) - 1; i >= 0; i-- {
-		if c := trail[i]; c.To == StatusRevoked && c.From != StatusRevoked && c.Action != ActionErase {
-			return c.Reason, nil
-		}
-	}
-	return "", nil
-}

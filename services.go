@@ -71,13 +71,6 @@ type WebhookService interface {
 	ReplayDelivery(ctx context.Context, c *Caller, deliveryID string) (*Delivery, error)
 }
 
-var (
-	_ RecordService       = (*Service)(nil)
-	_ VerificationService = (*Service)(nil)
-	_ TenantService       = (*Service)(nil)
-	_ WebhookService      = (*Service)(nil)
-)
-
 // IdentityService keeps the domain identity of the caller's business (did:web, docs/identity.md): the domain
 // claimed and the DID document to publish, the check of what the domain publishes, and the state.
 type IdentityService interface {
@@ -94,5 +87,3 @@ type CredentialService interface {
 	StatusListCredential(ctx context.Context, purpose string, list int64) ([]byte, error)
 	StatusListToken(ctx context.Context, list int64) (string, error)
 }
-
-var _ CredentialService = (*Credentials)(nil)

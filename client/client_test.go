@@ -22,13 +22,14 @@ import (
 	"seald.dev/seald/mail"
 	"seald.dev/seald/pipeline"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
-// service runs the real API over a real Service on SQLite, with the embedded IPFS store and the pipeline's
+// startService runs the real API over a real Service on SQLite, with the embedded IPFS store and the pipeline's
 // store and mail steps (no chain: records stop at IPFS_STORED, which is as far as these tests need). Every
 // exchange is checked against openapi.json. It returns the URL, the default tenant and the checker.
-func service(t *testing.T, rate float64) (string, *seald.Tenant, *openapicheck.Checker) {
+func startService(t *testing.T, rate float64) (string, *seald.Tenant, *openapicheck.Checker) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	dir := t.TempDir()
@@ -48,7 +49,7 @@ func service(t *testing.T, rate float64) (string, *seald.Tenant, *openapicheck.C
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &seald.Service{Store: store, Secrets: secrets, Blobs: blobs,
+	svc := &service.Service{Store: store, Secrets: secrets, Blobs: blobs,
 		Canonicalize: func(b []byte) ([]byte, error) { return jcs.CanonicalizeNamed(b, "data") },
 		Chains:       map[string]seald.Chain{"POLYGON": {Network: "POLYGON", ChainID: "137", Contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3"}},
 	}
@@ -89,7 +90,7 @@ func newClient(url string, tenant *seald.Tenant, check *openapicheck.Checker, op
 }
 
 func TestClientOperations(t *testing.T) {
-	url, tenant, check := service(t, 0)
+	url, tenant, check := startService(t, 0)
 	c := newClient(url, tenant, check)
 	ctx := t.Context()
 	data := json.RawMessage(`{"invoice":"INV-1","amount":1.0,"big":12345678901234567890}`)
@@ -192,7 +193,7 @@ func isStatus(err error, code int) bool {
 
 // TestClientErrors checks that each envelope's failure becomes an *Error with the message and request id.
 func TestClientErrors(t *testing.T) {
-	url, tenant, check := service(t, 0)
+	url, tenant, check := startService(t, 0)
 	c := newClient(url, tenant, check)
 	ctx := t.Context()
 	unknown := "D-0b9c2f1e-5d7a-4c3b-8a9e-1f2d3c4b5a69"
@@ -229,7 +230,7 @@ func TestClientErrors(t *testing.T) {
 // TestClientRetriesAfter429 runs the API with a rate limit of one request per second and a burst of one:
 // the second call in a row is answered 429 with Retry-After, which the client honours when asked to.
 func TestClientRetriesAfter429(t *testing.T) {
-	url, tenant, check := service(t, 1)
+	url, tenant, check := startService(t, 1)
 	var calls atomic.Int32
 	counting := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		calls.Add(1)

@@ -28,7 +28,7 @@ var templateFS embed.FS
 var assetFS embed.FS
 
 // Source is what the console calls of the domain, for the caller a session authenticates as: the root's
-// service interfaces combined, never declared again here. *seald.Service satisfies it; the handler tests
+// service interfaces combined, never declared again here. *service.Service satisfies it; the handler tests
 // fake it (package mock).
 type Source interface {
 	seald.TenantService

@@ -7,18 +7,20 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"seald.dev/seald/proof"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"seald.dev/seald/proof"
+	"seald.dev/seald/service"
 
 	"seald.dev/seald"
 	"seald.dev/seald/console"
 	"seald.dev/seald/mock"
 )
 
-var _ console.Source = (*seald.Service)(nil)
+var _ console.Source = (*service.Service)(nil)
 
 const (
 	goodSub, goodKey = "sub-good", "key-good"

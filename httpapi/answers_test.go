@@ -23,6 +23,7 @@ import (
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/postgres"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 	"seald.dev/seald/wire"
 )
@@ -70,12 +71,12 @@ func neverStale(t *testing.T, storeA, storeB seald.Store) {
 		Contract: "0x0000000000000000000000000000000000000001"}}
 	// No caching of keys, businesses and projects in the Service (CacheTTL 0): what is under test is the
 	// encoded answers the Servers hold, and any stale answer seen here is theirs.
-	service := func(st seald.Store) *seald.Service {
-		return &seald.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
+	newService := func(st seald.Store) *service.Service {
+		return &service.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
 			Chains: chains}
 	}
-	svcA, svcB := service(storeA), service(storeB)
-	server := func(svc *seald.Service) http.Handler {
+	svcA, svcB := newService(storeA), newService(storeB)
+	server := func(svc *service.Service) http.Handler {
 		return (&httpapi.Server{Service: svc, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			GatewayURL: "https://gw.example.test"}).Handler()
 	}

@@ -15,11 +15,12 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/httpapi"
 	"seald.dev/seald/mock"
+	"seald.dev/seald/service"
 )
 
 // Every group of handlers takes only its interface, and the program's one value satisfies them all.
 var (
-	_ httpapi.Service = (*seald.Service)(nil)
+	_ httpapi.Service = (*service.Service)(nil)
 	_ httpapi.Service = (*mock.Service)(nil)
 )
 

@@ -17,7 +17,7 @@ const DefaultBodyLimit = 1 << 20
 
 // Server is the HTTP API. Set the fields, then use Handler.
 type Server struct {
-	// Service is the domain the API translates to (a *seald.Service; a mock.Service in handler tests).
+	// Service is the domain the API translates to (a *service.Service; a mock.Service in handler tests).
 	Service Service
 	Logger  *slog.Logger
 	// BodyLimit bounds request bodies (default 1 MiB).

@@ -20,6 +20,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
@@ -71,7 +72,7 @@ func TestRouteWithoutAuthenticationChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Webhooks: st,
+	svc := &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Webhooks: st,
 		Chains: map[string]seald.Chain{
 			seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"},
 			seald.NetworkEOS:     {Network: seald.NetworkEOS, ChainID: "17777", Contract: "0x0000000000000000000000000000000000000002"},
@@ -94,7 +95,7 @@ func TestRouteWithoutAuthenticationChangesNothing(t *testing.T) {
 	}
 	ref := rec.Reference
 
-	s := &Server{Service: svc, Logger: slog.New(slog.DiscardHandler), Credentials: &seald.Credentials{Service: svc, Statuses: st}}
+	s := &Server{Service: svc, Logger: slog.New(slog.DiscardHandler), Credentials: &service.Credentials{Service: svc, Statuses: st}}
 	s.Handler() // sets the limits and failure tables up
 	type call struct {
 		h      http.HandlerFunc

@@ -16,6 +16,7 @@ import (
 	"seald.dev/seald/pipeline"
 	"seald.dev/seald/proof"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
@@ -24,7 +25,7 @@ type env struct {
 	t      *testing.T
 	path   string
 	store  seald.Store
-	svc    *seald.Service
+	svc    *service.Service
 	blobs  *fakeBlobs
 	chain  *fakeChain
 	mailer *fakeMailer
@@ -91,7 +92,7 @@ func (e *env) open() {
 	if e.anchorer != nil {
 		ch = e.anchorer.Chain()
 	}
-	e.svc = &seald.Service{Store: st, Secrets: secrets, Blobs: e.blobs, PublicURL: "http://seald.test",
+	e.svc = &service.Service{Store: st, Secrets: secrets, Blobs: e.blobs, PublicURL: "http://seald.test",
 		Canonicalize: jcs.Canonicalize, Chains: map[string]seald.Chain{seald.NetworkPolygon: ch}}
 }
 

@@ -12,12 +12,13 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/mock"
 	"seald.dev/seald/proof"
+	"seald.dev/seald/service"
 	"seald.dev/seald/web"
 )
 
 // The page takes only what it reads; the program's Service and the fake both provide it.
 var (
-	_ web.Source = (*seald.Service)(nil)
+	_ web.Source = (*service.Service)(nil)
 	_ web.Source = (*mock.VerificationService)(nil)
 )
 

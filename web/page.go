@@ -30,7 +30,7 @@ var templateFS embed.FS
 var assetFS embed.FS
 
 // Source is what the page reads of the domain: the public view of a record, its proof bundle, a token's
-// metadata, and the service's links, all of seald.VerificationService. *seald.Service satisfies it; the
+// metadata, and the service's links, all of seald.VerificationService. *service.Service satisfies it; the
 // handler tests fake it (package mock).
 type Source interface {
 	seald.VerificationService

@@ -21,6 +21,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 	"seald.dev/seald/web"
 )
@@ -29,7 +30,7 @@ const publicURL = "https://verify.example.test"
 
 type fixture struct {
 	t       testing.TB
-	svc     *seald.Service
+	svc     *service.Service
 	srv     *httptest.Server
 	public  *seald.Caller // a PUBLIC project of a business with a hostile name
 	private *seald.Caller // a PRIVATE project
@@ -48,7 +49,7 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, PublicURL: publicURL,
+	svc := &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, PublicURL: publicURL,
 		Chains: map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "137",
 			Contract: "0x00000000000000000000000000000000000000aa", Explorer: "https://polygonscan.com"}}}
 	f := &fixture{t: t, svc: svc}

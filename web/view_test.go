@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/service"
 )
 
 // TestExplorerLinks: with an explorer the token, transaction and contract are polygonscan-style links;
 // without one they are shown as text only.
 func TestExplorerLinks(t *testing.T) {
-	p := &Page{Service: &seald.Service{PublicURL: "https://v.example/"}, GatewayURL: "https://gw.example/"}
+	p := &Page{Service: &service.Service{PublicURL: "https://v.example/"}, GatewayURL: "https://gw.example/"}
 	rec := &seald.PublicRecord{Status: seald.StatusActive, Reference: "D-x", Hash: "ab", CID: "bafyx", Network: "POLYGON",
 		Chain:   seald.Chain{Network: "POLYGON", ChainID: "80002", Contract: "0xC0", Explorer: "https://amoy.polygonscan.com/"},
 		TokenID: 42, TxHash: "0xt", CreatedAt: time.Date(2026, 11, 21, 8, 32, 0, 0, time.UTC),

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/service"
 )
 
 var tags = regexp.MustCompile(`(?s)<[^>]*>`)
@@ -33,7 +34,7 @@ func renderRecord(t *testing.T, p *Page, rec *seald.PublicRecord) (string, strin
 // self-declared; no "Genuine" on a development chain; the erased state; and a not-found page without a check
 // mark or a footer about links it does not have.
 func TestWordsPerState(t *testing.T) {
-	p := &Page{Service: &seald.Service{PublicURL: "https://verify.example.test/"}, GatewayURL: "https://gw.example"}
+	p := &Page{Service: &service.Service{PublicURL: "https://verify.example.test/"}, GatewayURL: "https://gw.example"}
 	polygon := seald.Chain{Network: "POLYGON", ChainID: "137", Contract: "0xC0"}
 	dev := seald.Chain{Network: "POLYGON", ChainID: "1337", Contract: "0xC0", Development: true}
 	anchored := func(ch seald.Chain, st seald.Status) *seald.PublicRecord {

@@ -13,11 +13,12 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/internal/wiring"
+	"seald.dev/seald/service"
 )
 
 // openOperator opens what the operator commands need, through the builder serve uses in its Operator mode:
 // the secrets and the store of the data dir and the Service over them; nothing listens, no pipeline runs.
-func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) string) (*seald.Service, func(), error) {
+func openOperator(ctx context.Context, cfg *wiring.Config, getenv func(string) string) (*service.Service, func(), error) {
 	app, err := wiring.Build(ctx, *cfg, wiring.Options{Mode: wiring.Operator, Getenv: getenv})
 	if err != nil {
 		return nil, nil, err

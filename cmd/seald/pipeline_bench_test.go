@@ -19,6 +19,7 @@ import (
 	"seald.dev/seald/ipfs"
 	"seald.dev/seald/mail"
 	"seald.dev/seald/pipeline"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
@@ -85,7 +86,7 @@ func benchPipeline(b *testing.B, group bool, workers int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := &seald.Service{Store: store, Secrets: secrets, Blobs: blobs, Canonicalize: wiring.CanonicalizeData,
+	svc := &service.Service{Store: store, Secrets: secrets, Blobs: blobs, Canonicalize: wiring.CanonicalizeData,
 		PublicURL: "http://127.0.0.1", Chains: map[string]seald.Chain{seald.NetworkPolygon: anchorer.Chain()}}
 	tm := &timings{}
 	pipe := &pipeline.Pipeline{Store: timedStore{store, tm}, Secrets: secrets, Blobs: timedBlobs{blobs, tm},

@@ -22,6 +22,7 @@ import (
 	"seald.dev/seald/pipeline"
 	"seald.dev/seald/prom"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/web"
 	"seald.dev/seald/webhook"
 )
@@ -62,7 +63,7 @@ type App struct {
 	Logger  *slog.Logger
 	Store   seald.Store
 	Secrets *secret.Keys
-	Service *seald.Service
+	Service *service.Service
 	// DefaultTenant is the tenant this start created in an empty store (its keys are in
 	// <data-dir>/credentials.json); nil when the store had one already, and in Operator mode.
 	DefaultTenant *seald.Tenant
@@ -149,7 +150,7 @@ func (a *App) openService(ctx context.Context, opts Options, serving bool) error
 	}
 	a.closers.Add("store", store.Close)
 	a.Store, a.Secrets = store, secrets
-	a.Service = &seald.Service{Store: store, Secrets: secrets, Canonicalize: CanonicalizeData,
+	a.Service = &service.Service{Store: store, Secrets: secrets, Canonicalize: CanonicalizeData,
 		ErasureLog: OpenErasureLog(cfg.DataDir), Logger: a.Logger}
 	if !serving {
 		return nil
@@ -311,7 +312,7 @@ func (a *App) buildServer() error {
 		GatewayURL:     cfg.IPFSGatewayURL, Gateway: parts.Gateway, ValidCID: parts.ValidCID, CanonicalCID: ipfs.Canonical, Page: parts.Page,
 		Ready: parts.Ready(a.Store), Metrics: a.Metrics.Request,
 		// Records as verifiable credentials, issued under the service's own did:web (credentials.go).
-		Credentials: &seald.Credentials{Service: a.Service, Statuses: a.Store},
+		Credentials: &service.Credentials{Service: a.Service, Statuses: a.Store},
 	}
 	if cfg.Metrics == "api" {
 		api.MetricsHandler = a.Metrics.Handler()

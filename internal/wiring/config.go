@@ -81,7 +81,7 @@ type Config struct {
 	// RetentionEvery is how often serve looks for records past their project's retention.
 	RetentionEvery time.Duration
 	Metrics        string
-	// AuthCacheTTL is seald.Service.CacheTTL: how long an instance trusts a key pair, business or project
+	// AuthCacheTTL is service.Service.CacheTTL: how long an instance trusts a key pair, business or project
 	// it has read.
 	AuthCacheTTL time.Duration
 

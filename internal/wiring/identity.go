@@ -7,9 +7,9 @@ import (
 	"syscall"
 	"time"
 
-	"seald.dev/seald"
 	"seald.dev/seald/didweb"
 	"seald.dev/seald/internal/dialguard"
+	"seald.dev/seald/service"
 )
 
 // IdentityEvery is how often the identity sweep looks for verified domains whose last check is older than
@@ -44,7 +44,7 @@ func guardedDial(allow dialguard.Allow, timeout time.Duration) func(ctx context.
 }
 
 // identitySweep re-checks, in rounds of 100, the verified domains due for their daily check.
-func identitySweep(svc *seald.Service) func(ctx context.Context) error {
+func identitySweep(svc *service.Service) func(ctx context.Context) error {
 	return func(ctx context.Context) error {
 		for {
 			n, err := svc.RecheckIdentities(ctx, 100)

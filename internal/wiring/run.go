@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"seald.dev/seald"
 	"seald.dev/seald/pipeline"
+	"seald.dev/seald/service"
 )
 
 // ShutdownTimeout bounds the drain of requests in flight when Run's context ends.
@@ -102,7 +102,7 @@ func redactDSN(s string) string {
 }
 
 // retentionSweep erases, in rounds of 500, the records past their project's retention.
-func retentionSweep(svc *seald.Service) func(ctx context.Context) error {
+func retentionSweep(svc *service.Service) func(ctx context.Context) error {
 	return func(ctx context.Context) error {
 		for {
 			n, err := svc.EraseExpired(ctx, 500)

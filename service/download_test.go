@@ -1,4 +1,4 @@
-package seald_test
+package service_test
 
 import (
 	"context"

@@ -1,8 +1,10 @@
-package seald
+package service
 
 import (
 	"context"
 	"time"
+
+	"seald.dev/seald"
 )
 
 // Who may manage which keys. Authority over keys only ever shrinks:
@@ -20,7 +22,7 @@ import (
 // another instance a moment ago already counts.
 
 // mayManageKeys checks that c may issue, rotate or revoke keys at all.
-func (s *Service) mayManageKeys(ctx context.Context, c *Caller) error {
+func (s *Service) mayManageKeys(ctx context.Context, c *seald.Caller) error {
 	if c == nil {
 		return errNoCaller()
 	}
@@ -28,19 +30,19 @@ func (s *Service) mayManageKeys(ctx context.Context, c *Caller) error {
 		return nil
 	}
 	if c.Business == nil || c.KeyID == "" || c.SubscriptionKeyID == "" {
-		return Errorf(EUNAUTHORIZED, "managing keys needs a business's keys")
+		return seald.Errorf(seald.EUNAUTHORIZED, "managing keys needs a business's keys")
 	}
 	now := s.now()
 	for _, id := range []string{c.KeyID, c.SubscriptionKeyID} {
 		k, err := s.Store.Key(ctx, id)
 		if err != nil {
-			return internalOr(err, Errorf(EUNAUTHORIZED, "key %s no longer authenticates", id))
+			return internalOr(err, seald.Errorf(seald.EUNAUTHORIZED, "key %s no longer authenticates", id))
 		}
 		if !k.Active(now) || k.BusinessID != c.Business.BusinessID {
-			return Errorf(EUNAUTHORIZED, "key %s no longer authenticates", id)
+			return seald.Errorf(seald.EUNAUTHORIZED, "key %s no longer authenticates", id)
 		}
 		if k.ExpiresAt != nil {
-			return Errorf(EUNAUTHORIZED, "key %s was rotated and works only until %s: a key in its rotation overlap cannot issue, rotate or revoke keys; use its successor",
+			return seald.Errorf(seald.EUNAUTHORIZED, "key %s was rotated and works only until %s: a key in its rotation overlap cannot issue, rotate or revoke keys; use its successor",
 				k.ID, k.ExpiresAt.UTC().Format(time.RFC3339))
 		}
 	}
@@ -50,12 +52,12 @@ func (s *Service) mayManageKeys(ctx context.Context, c *Caller) error {
 // mayManageKey checks that c may rotate or revoke target: mayManageKeys, and target is a key of c's
 // business. (Every business caller presents the subscription key, which covers all of the business's keys;
 // the console narrows that to its project's API keys in projectKey.)
-func (s *Service) mayManageKey(ctx context.Context, c *Caller, target *Key) error {
+func (s *Service) mayManageKey(ctx context.Context, c *seald.Caller, target *seald.Key) error {
 	if err := s.mayManageKeys(ctx, c); err != nil || c.IsOperator() {
 		return err
 	}
 	if target.BusinessID != c.Business.BusinessID {
-		return Errorf(ENOTFOUND, "no key %s", target.ID)
+		return seald.Errorf(seald.ENOTFOUND, "no key %s", target.ID)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package seald_test
+package service_test
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/proof"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 )
 
 // TestTrustRootSignedAcrossRotations: the service's trust root is signed by each key not compromised; after
@@ -18,7 +19,7 @@ func TestTrustRootSignedAcrossRotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &seald.Service{Secrets: k, PublicURL: "https://seal.example/", Chains: map[string]seald.Chain{
+	svc := &service.Service{Secrets: k, PublicURL: "https://seal.example/", Chains: map[string]seald.Chain{
 		"POLYGON": {Network: "POLYGON", ChainID: "137", Contract: "0x00000000000000000000000000000000000000AA", Anchorer: "0x00000000000000000000000000000000000000BB"}}}
 	served := func() *proof.TrustRoot {
 		b, err := json.MarshalIndent(svc.TrustRoot(), "", "  ")

@@ -1,4 +1,4 @@
-package seald_test
+package service_test
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
 // authorityEnv is a Service on a real SQLite store with two businesses (one PUBLIC project, one PRIVATE),
 // a record of each, and a webhook of the first project.
 type authorityEnv struct {
-	svc              *seald.Service
+	svc              *service.Service
 	store            *sqlite.Store
 	pub, priv        *seald.Caller
 	pubRec, privRec  *seald.Record
@@ -35,7 +36,7 @@ func newAuthorityEnv(t *testing.T) *authorityEnv {
 		t.Fatal(err)
 	}
 	chains := map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"}}
-	svc := &seald.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Webhooks: st,
+	svc := &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Webhooks: st,
 		PublicURL: "https://verify.example.test"}
 	e := &authorityEnv{svc: svc, store: st, pubBusinessName: "Acme", privBusinessName: "Hidden"}
 	caller := func(req seald.TenantRequest) *seald.Caller {

@@ -1,9 +1,13 @@
-package seald
+package service
 
-import "context"
+import (
+	"context"
+
+	"seald.dev/seald"
+)
 
 // Status returns a record's pipeline status to its owner (or the operator); nil is EUNAUTHORIZED.
-func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Record, error) {
+func (s *Service) Status(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, error) {
 	return s.owned(ctx, c, reference)
 }
 
@@ -13,7 +17,7 @@ func (s *Service) Status(ctx context.Context, c *Caller, reference string) (*Rec
 // a job. A revocation always lands while others swap the record between ACTIVE and SUSPENDED: REVOKED may
 // follow either, so a compare-and-set lost to such a swap is read again and tried again (up to
 // maxRevokeAttempts), never handed back as a conflict.
-func (s *Service) SetStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, error) {
+func (s *Service) SetStatus(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, error) {
 	r, _, err := s.ChangeStatus(ctx, c, reference, status, reason)
 	return r, err
 }
@@ -26,18 +30,18 @@ const maxRevokeAttempts = 200
 // ChangeStatus is SetStatus, also returning the change the store made: nil when the record already had the
 // status. Under concurrent changes, the change returned is this call's own, from the status the store
 // actually moved the record from.
-func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status, reason string) (*Record, *StatusChange, error) {
+func (s *Service) ChangeStatus(ctx context.Context, c *seald.Caller, reference, status, reason string) (*seald.Record, *seald.StatusChange, error) {
 	if c == nil {
 		return nil, nil, errNoCaller()
 	}
-	to, err := ParseStatus(status)
+	to, err := seald.ParseStatus(status)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkLength("reason", reason, MaxReason); err != nil {
+	if err := checkLength("reason", reason, seald.MaxReason); err != nil {
 		return nil, nil, err
 	}
-	actor := c.actor()
+	actor := c.Actor()
 	for attempt := 0; ; attempt++ {
 		r, err := s.owned(ctx, c, reference)
 		if err != nil {
@@ -46,20 +50,20 @@ func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status
 		if r.Status == to {
 			return r, nil, nil
 		}
-		if r.Status == StatusRevoked {
-			return nil, nil, Errorf(EINVALID, "status: record %s is REVOKED, which is final", reference)
+		if r.Status == seald.StatusRevoked {
+			return nil, nil, seald.Errorf(seald.EINVALID, "status: record %s is REVOKED, which is final", reference)
 		}
 		now := s.now()
-		var jobs []*Job
-		if to == StatusRevoked {
-			jobs = append(jobs, &Job{Kind: RevokeJob(r.Network), Reference: reference, RunAt: now})
+		var jobs []*seald.Job
+		if to == seald.StatusRevoked {
+			jobs = append(jobs, &seald.Job{Kind: seald.RevokeJob(r.Network), Reference: reference, RunAt: now})
 		}
-		ch := &StatusChange{Reference: reference, From: r.Status, To: to, Actor: actor, Reason: reason, At: now}
+		ch := &seald.StatusChange{Reference: reference, From: r.Status, To: to, Actor: actor, Reason: reason, At: now}
 		after := *r
 		after.Status = to
-		ch.Event = NewEvent(EventRecordStatusChanged, &after, now, map[string]string{"previous_status": string(r.Status), "reason": reason})
+		ch.Event = seald.NewEvent(seald.EventRecordStatusChanged, &after, now, map[string]string{"previous_status": string(r.Status), "reason": reason})
 		err = s.Store.ChangeStatus(ctx, ch, r.Status, jobs...)
-		if ErrorCode(err) == ECONFLICT && (attempt < 3 || to == StatusRevoked && attempt < maxRevokeAttempts) {
+		if seald.ErrorCode(err) == seald.ECONFLICT && (attempt < 3 || to == seald.StatusRevoked && attempt < maxRevokeAttempts) {
 			continue // changed under us: read it again and decide again
 		}
 		if err != nil {
@@ -76,7 +80,7 @@ func (s *Service) ChangeStatus(ctx context.Context, c *Caller, reference, status
 // History returns a record's audit trail, its status changes in the order they were made, to its owner or
 // the operator (Operator, any record); nil is EUNAUTHORIZED. Another caller gets the ENOTFOUND of a record
 // it cannot see.
-func (s *Service) History(ctx context.Context, c *Caller, reference string) (*Record, []*StatusChange, error) {
+func (s *Service) History(ctx context.Context, c *seald.Caller, reference string) (*seald.Record, []*seald.StatusChange, error) {
 	r, err := s.owned(ctx, c, reference)
 	if err != nil {
 		return nil, nil, err

@@ -1,4 +1,4 @@
-package seald_test
+package service_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
@@ -66,8 +67,8 @@ func (c *clock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unloc
 type cacheEnv struct {
 	store  *countingStore
 	clock  *clock
-	svc    *seald.Service // the instance under test, caching for ttl
-	other  *seald.Service // another process on the same database (the operator's CLI), no cache
+	svc    *service.Service // the instance under test, caching for ttl
+	other  *service.Service // another process on the same database (the operator's CLI), no cache
 	tenant *seald.Tenant
 }
 
@@ -86,8 +87,8 @@ func newCacheEnv(t *testing.T) *cacheEnv {
 	}
 	e := &cacheEnv{store: &countingStore{Store: st}, clock: &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}}
 	chains := map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"}}
-	e.svc = &seald.Service{Store: e.store, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now, CacheTTL: ttl}
-	e.other = &seald.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now}
+	e.svc = &service.Service{Store: e.store, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now, CacheTTL: ttl}
+	e.other = &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now}
 	if e.tenant, err = e.other.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"}); err != nil {
 		t.Fatal(err)
 	}

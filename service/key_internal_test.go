@@ -1,23 +1,25 @@
-package seald
+package service
 
 import (
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"testing"
+
+	"seald.dev/seald"
 )
 
 // TestDigestEqual checks the key comparison's answers, and that it is the constant-time one of crypto/subtle:
 // a caller must not learn from response times how much of a guessed key's digest matched. (Timing itself is
 // not asserted: the code path is what can be checked without flakiness.)
 func TestDigestEqual(t *testing.T) {
-	d := KeyDigest("some key")
+	d := seald.KeyDigest("some key")
 	for _, c := range []struct {
 		a, b string
 		want bool
 	}{
 		{d, d, true},
-		{d, KeyDigest("some kez"), false},
+		{d, seald.KeyDigest("some kez"), false},
 		{d, d[:len(d)-1] + "0", d[len(d)-1] == '0'},
 		{d, d[:10], false},
 		{"", "", true},

@@ -1,4 +1,4 @@
-package seald_test
+package service_test
 
 import (
 	"crypto/ed25519"
@@ -16,13 +16,14 @@ import (
 	"seald.dev/seald/didweb"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
 // identityEnv is a Service on a real SQLite store, fetching DID documents with the real fetcher from an HTTPS
 // server on loopback that plays the business's domain, and a clock the test moves.
 type identityEnv struct {
-	svc    *seald.Service
+	svc    *service.Service
 	a, b   *seald.Caller
 	domain string // host:port of the HTTPS server
 	now    time.Time
@@ -57,7 +58,7 @@ func newIdentityEnv(t *testing.T) *identityEnv {
 	e.domain = strings.TrimPrefix(srv.URL, "https://")
 	roots := x509.NewCertPool()
 	roots.AddCert(srv.Certificate())
-	e.svc = &seald.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Identities: st,
+	e.svc = &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Identities: st,
 		FetchDID: &didweb.Fetcher{RootCAs: roots}, Now: func() time.Time { return e.now }}
 	caller := func(name string) *seald.Caller {
 		tn, err := e.svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: name, Project: "Docs"})

@@ -1,4 +1,4 @@
-package seald_test
+package service_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
 	"seald.dev/seald/secret"
+	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
 
@@ -20,11 +21,11 @@ func TestBacklogPerNetwork(t *testing.T) {
 		seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"},
 		seald.NetworkEOS:     {Network: seald.NetworkEOS, ChainID: "15557", Contract: "0x0000000000000000000000000000000000000002"},
 	}
-	service := func(maxBacklog int) *seald.Service {
-		return &seald.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
+	newService := func(maxBacklog int) *service.Service {
+		return &service.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
 			Chains: chains, MaxBacklog: maxBacklog}
 	}
-	svc := service(0)
+	svc := newService(0)
 	tn, err := svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func TestBacklogPerNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seal := func(svc *seald.Service, network string, i int) error {
+	seal := func(svc *service.Service, network string, i int) error {
 		_, err := svc.Seal(t.Context(), caller, &seald.SealRequest{Network: network,
 			Data: fmt.Appendf(nil, `{"backlog":%d,"network":%q}`, i, network), To: "alice@example.com"})
 		return err
@@ -44,7 +45,7 @@ func TestBacklogPerNetwork(t *testing.T) {
 		}
 	}
 
-	bounded := service(2)
+	bounded := newService(2)
 	for i := range 3 {
 		if err := seal(bounded, seald.NetworkPolygon, i); err != nil {
 			t.Fatalf("POLYGON seal %d with 2 EOS records waiting and a bound of 2: %v", i, err)
@@ -60,13 +61,13 @@ func TestBacklogPerNetwork(t *testing.T) {
 // neither reaches.
 func TestBacklogPerProject(t *testing.T) {
 	st, secrets := backlogParts(t)
-	service := func(maxProjectBacklog int) *seald.Service {
-		return &seald.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
+	newService := func(maxProjectBacklog int) *service.Service {
+		return &service.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
 			Chains: map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337",
 				Contract: "0x0000000000000000000000000000000000000001"}},
 			MaxBacklog: 100, MaxProjectBacklog: maxProjectBacklog}
 	}
-	svc := service(0) // the counts are read once a second: the bounded service below reads them after the burst
+	svc := newService(0) // the counts are read once a second: the bounded service below reads them after the burst
 	caller := func(business string) *seald.Caller {
 		tn, err := svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: business, Project: "Docs"})
 		if err != nil {
@@ -79,7 +80,7 @@ func TestBacklogPerProject(t *testing.T) {
 		return c
 	}
 	burst, quiet := caller("Burst"), caller("Quiet")
-	seal := func(svc *seald.Service, c *seald.Caller, i int) error {
+	seal := func(svc *service.Service, c *seald.Caller, i int) error {
 		_, err := svc.Seal(t.Context(), c, &seald.SealRequest{Network: seald.NetworkPolygon,
 			Data: fmt.Appendf(nil, `{"project":%q,"i":%d}`, c.Project.ProjectID, i), To: "alice@example.com"})
 		return err
@@ -89,7 +90,7 @@ func TestBacklogPerProject(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bounded := service(2)
+	bounded := newService(2)
 	err := seal(bounded, burst, 2)
 	if seald.ErrorCode(err) != seald.EOVERLOADED || !strings.Contains(seald.ErrorMessage(err), "a project") {
 		t.Errorf("a third seal of a project with 2 waiting: %v, want %s naming the project's limit", err, seald.EOVERLOADED)

@@ -1,0 +1,7 @@
+package service
+
+import (
+	"github.com/google/uuid"
+)
+
+func newUUID() string { return uuid.New().String() }
