@@ -20,6 +20,11 @@ type Mail struct {
 	// Since is when the record was accepted: no message about it was sent before. An outbox that keeps what
 	// it sent looks for an earlier send of the record among the messages since then only (zero: all of them).
 	Since time.Time
+	// Data is the record's sealed data, its canonical JSON, attached as <Reference>.json: the recipient is
+	// asked for it by the verification page. Nil when it is not given, and then Withheld says why
+	// (docs/page.md, "The e-mail").
+	Data     []byte
+	Withheld string
 	// Attachments are files the message carries after its text (the record's credential, when its project
 	// attaches it); none leaves the message as it always was.
 	Attachments []MailAttachment
@@ -31,6 +36,13 @@ type MailAttachment struct {
 	ContentType string // a media type without parameters, e.g. application/vc
 	Data        []byte
 }
+
+// Why a Mail carries no Data.
+const (
+	WithheldPassword = "password"  // the record was sealed with a password: the data is the sealer's to give
+	WithheldErased   = "erased"    // the record's data was erased before its e-mail left
+	WithheldNoCopies = "no-copies" // the record's project hands out no copies of its data (downloads off)
+)
 
 // Mailer sends notification e-mail. The embedded default appends each message to an outbox, an mbox file in
 // the data dir; the production adapter speaks SMTP.

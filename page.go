@@ -29,6 +29,7 @@ type PublicRecord struct {
 	RevokedOnChain bool
 	RevokeTx       string    // the revocation's transaction, once included
 	RevokedAt      time.Time // when its inclusion was seen
+	RevokeReason   string    // why the owner revoked it, as the audit trail has it (revokereason.go)
 	CreatedAt      time.Time
 	ErasedAt       time.Time // when the record's data was erased; zero while it is kept
 	Business       *Business

@@ -86,7 +86,8 @@ type Delivery struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 
-	// What a claimed delivery needs to be sent, filled by ClaimDeliveries only.
+	// What a claimed delivery needs to be sent, filled by ClaimDeliveries only; Body (the event's JSON) is
+	// also filled by Deliveries, for the console to say what the event was.
 	URL    string
 	Secret string // sealed
 	Body   []byte

@@ -118,6 +118,9 @@ func (c *Console) init() {
 	mux.HandleFunc("GET /console/search", c.signedIn(c.search))
 	mux.HandleFunc("GET /console/records/{ref}", c.signedIn(c.record))
 	mux.HandleFunc("GET /console/records/{ref}/proof.json", c.signedIn(c.proof))
+	mux.HandleFunc("GET /console/records/{ref}/data", c.signedIn(c.data))
+	mux.HandleFunc("POST /console/records/{ref}/data", c.signedIn(c.dataWithPassword))
+	mux.HandleFunc("GET /console/records/{ref}/data.json", c.signedIn(c.dataFile))
 	mux.HandleFunc("POST /console/records/{ref}/status", c.signedIn(c.changeStatus))
 	mux.HandleFunc("GET /console/records/{ref}/revoke", c.signedIn(c.confirmPage("revoke")))
 	mux.HandleFunc("POST /console/records/{ref}/revoke", c.signedIn(c.revoke))
@@ -341,6 +344,7 @@ var (
 	signInPage   = pageTemplate("signin.html")
 	recordsPage  = pageTemplate("records.html")
 	recordPage   = pageTemplate("record.html")
+	dataTmpl     = pageTemplate("data.html")
 	confirmTmpl  = pageTemplate("confirm.html")
 	errorPage    = pageTemplate("error.html")
 	sealTmpl     = pageTemplate("seal.html")
@@ -365,6 +369,7 @@ var funcs = template.FuncMap{
 	"timeMs": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.000 UTC") },
 	"isoMs":  func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") },
 	"u64":    func(n uint64) string { return strconv.FormatUint(n, 10) },
+	"event":  eventWords,
 }
 
 func pageTemplate(name string) *template.Template {

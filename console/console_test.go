@@ -516,7 +516,7 @@ func TestPageHeaders(t *testing.T) {
 	}
 	b := w.Body.String()
 	for _, want := range []string{"https://verify.example.test/v/" + mine, "/console/records/" + mine + "/proof.json",
-		"ACTIVE → SUSPENDED", "checking", "revoked_on_chain",
+		"ACTIVE → SUSPENDED", "checking", "Revoked on chain",
 		`<img class="qr" src="/v/` + mine + `/qr.svg"`, `href="/v/` + mine + `/qr.png"`} {
 		if !strings.Contains(b, want) {
 			t.Errorf("record page lacks %q", want)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"seald.dev/seald"
 )
@@ -36,13 +37,20 @@ func (c *Console) sealPage(w http.ResponseWriter, r *request) {
 	c.render(w, r.Request, http.StatusOK, sealTmpl, c.page(r, "Seal", sealView{}))
 }
 
-// objects splits the input into JSON objects: one object, or JSON Lines (blank lines skipped).
+// objects splits the input into JSON objects: one object (over as many lines as it likes), or JSON Lines
+// (one object a line, blank lines skipped). Input whose first line is not a whole JSON value is read as one
+// object, so that a syntax error in a pasted, indented object is reported where it is, by line and column
+// of the whole input, and not as "line 1 is not a JSON object".
 func objects(in []byte) ([][]byte, error) {
 	in = bytes.TrimSpace(in)
 	if len(in) == 0 {
 		return nil, seald.Errorf(seald.EINVALID, "data is required: paste a JSON object or JSON Lines, or choose a file")
 	}
-	if json.Valid(in) {
+	first, _, _ := bytes.Cut(in, []byte("\n"))
+	if json.Valid(in) || !json.Valid(bytes.TrimSpace(first)) {
+		if err := syntaxError(in, 0); err != nil {
+			return nil, err
+		}
 		if in[0] != '{' {
 			return nil, seald.Errorf(seald.EINVALID, "data must be a JSON object (or JSON Lines, one object a line)")
 		}
@@ -54,7 +62,10 @@ func objects(in []byte) ([][]byte, error) {
 		if len(line) == 0 {
 			continue
 		}
-		if !json.Valid(line) || line[0] != '{' {
+		if err := syntaxError(line, i); err != nil {
+			return nil, err
+		}
+		if line[0] != '{' {
 			return nil, seald.Errorf(seald.EINVALID, "line %d is not a JSON object: JSON Lines holds one object a line", i+1)
 		}
 		out = append(out, line)
@@ -63,6 +74,28 @@ func objects(in []byte) ([][]byte, error) {
 		return nil, seald.Errorf(seald.EINVALID, "%d records at once; seal at most %d from the console, or use the API", len(out), maxSealRecords)
 	}
 	return out, nil
+}
+
+// syntaxError is nil for valid JSON, else the decoder's complaint with where it is: the line (counted from
+// line0, the lines before this text) and column (in characters, from 1) of the byte it stopped at.
+func syntaxError(text []byte, line0 int) error {
+	var v json.RawMessage
+	err := json.Unmarshal(text, &v)
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return seald.Errorf(seald.EINVALID, "data is not valid JSON: %v", err)
+	}
+	at := int(se.Offset)
+	if at > 0 && at <= len(text) && se.Error() != "unexpected end of JSON input" {
+		at-- // the offset is just past the character that was refused
+	}
+	before := text[:min(at, len(text))]
+	line := line0 + bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return seald.Errorf(seald.EINVALID, "JSON syntax error at line %d, column %d: %s", line, col, se.Error())
 }
 
 // seal seals what the form holds, then shows the new references and their progress (POST-redirect-GET).

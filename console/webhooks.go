@@ -1,6 +1,7 @@
 package console
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -108,4 +109,41 @@ func (c *Console) replayDelivery(w http.ResponseWriter, r *request) {
 		return
 	}
 	redirect(w, r.Request, "/console/webhooks/"+url.PathEscape(id)+"?done=replayed")
+}
+
+// eventWords says what a delivery's event was, for people, from the event's body (seald.NewEvent): what
+// happened to the record, with the status change and its reason, the token, or the failed step. A body that
+// cannot be read is described by its type alone.
+func eventWords(d *seald.Delivery) string {
+	var ev struct {
+		Data map[string]string `json:"data"`
+	}
+	_ = json.Unmarshal(d.Body, &ev)
+	data := ev.Data
+	switch d.EventType {
+	case seald.EventRecordCompleted:
+		s := "Sealed: COMPLETED"
+		if t := data["token_id"]; t != "" {
+			s += ", anchored as token " + t
+		}
+		return s
+	case seald.EventRecordFailed:
+		s := "Failed for good"
+		if data["error_type"] != "" {
+			s += ": " + data["error_type"] + ": " + data["error_message"]
+		}
+		return s
+	case seald.EventRecordStatusChanged:
+		s := "Status changed"
+		if data["previous_status"] != "" && data["status"] != "" {
+			s += ": " + data["previous_status"] + " → " + data["status"]
+		}
+		if data["reason"] != "" {
+			s += " (reason: " + data["reason"] + ")"
+		}
+		return s
+	case seald.EventRecordErased:
+		return "Data erased"
+	}
+	return string(d.EventType)
 }

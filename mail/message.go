@@ -127,7 +127,8 @@ func (c *composer) build(m *seald.Mail) (*built, error) {
 	msg.SetMessageIDWithValue(m.Reference + "@" + c.idHost)
 	id := "<" + m.Reference + "@" + c.idHost + ">"
 
-	footer := footer{reference: m.Reference, hash: m.Hash, link: link, business: m.Business, project: m.Project}
+	footer := footer{reference: m.Reference, hash: m.Hash, link: link, business: m.Business, project: m.Project,
+		data: dataLine(m)}
 	if m.HTML {
 		// The body is the tenant's HTML: scripts, handlers, forms and styles that could deceive or track are
 		// removed by bluemonday's policy for user content before it is sent under the service's name.
@@ -137,6 +138,13 @@ func (c *composer) build(m *seald.Mail) (*built, error) {
 		msg.AddAlternativeString(gomail.TypeTextHTML, footer.addToHTML(body))
 	} else {
 		msg.SetBodyString(gomail.TypeTextPlain, m.Body+footer.text())
+	}
+	if m.Data != nil {
+		// The exact bytes that were hashed, as a file: a mail client would rewrap or requote them in the text.
+		if err := msg.AttachReader(dataFileName(m.Reference), bytes.NewReader(m.Data),
+			gomail.WithFileContentType(gomail.ContentType("application/json"))); err != nil {
+			return nil, seald.Errorf(seald.EINVALID, "mail: attach the data: %v", err)
+		}
 	}
 
 	for _, a := range m.Attachments {
@@ -224,6 +232,7 @@ func parseAddresses(field string, list []string) ([]*mail.Address, error) {
 type footer struct {
 	reference, hash, link string
 	business, project     string // who sealed the record
+	data                  string // where the data is (dataLine)
 }
 
 // sealedBy names the sealer: "Acme (project Invoices)".
@@ -252,6 +261,9 @@ func (f footer) text() string {
 	}
 	if f.link != "" {
 		fmt.Fprintf(&b, "Verify: %s\n", f.link)
+	}
+	if f.data != "" {
+		fmt.Fprintf(&b, "Data: %s\n", f.data)
 	}
 	return b.String()
 }
@@ -282,6 +294,10 @@ func (f footer) addToHTML(body string) string {
 		b.WriteString("\">")
 		b.WriteString(link)
 		b.WriteString("</a>")
+	}
+	if f.data != "" {
+		b.WriteString("<br>\nData: ")
+		b.WriteString(html.EscapeString(f.data))
 	}
 	b.WriteString("</p>\n")
 

@@ -171,3 +171,21 @@ func FuzzCompose(f *testing.F) {
 		}
 	})
 }
+
+// TestDataLine: the footer's line about the data says, for each reason the data is not attached, why and
+// where the recipient can get it, and names the file when it is.
+func TestDataLine(t *testing.T) {
+	for _, c := range []struct {
+		m    seald.Mail
+		want string
+	}{
+		{seald.Mail{Reference: "D-1", Data: []byte(`{}`)}, "attached as D-1.json"},
+		{seald.Mail{Reference: "D-1", Business: "Acme", Withheld: seald.WithheldPassword}, "sealed with a password. Ask Acme"},
+		{seald.Mail{Reference: "D-1", Business: "Acme", Withheld: seald.WithheldNoCopies}, "Acme hands out no copies"},
+		{seald.Mail{Reference: "D-1", Withheld: seald.WithheldErased}, "the sender erased it"},
+	} {
+		if got := dataLine(&c.m); !strings.Contains(got, c.want) {
+			t.Errorf("dataLine(%+v) = %q, want it to say %q", c.m.Withheld, got, c.want)
+		}
+	}
+}

@@ -671,10 +671,14 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 		if p.Link != nil {
 			link = p.Link(r.Reference)
 		}
+		data, withheld, err := p.mailData(ctx, r)
+		if err != nil {
+			return err
+		}
 		m := &seald.Mail{
 			Reference: r.Reference, To: r.Mail.To, Cc: r.Mail.Cc, Subject: r.Mail.Subject, Body: r.Mail.Body,
 			HTML: r.Mail.HTML, Hash: r.Hash, VerificationLink: link, Business: r.Mail.Business, Project: r.Mail.Project,
-			Since: r.CreatedAt,
+			Since: r.CreatedAt, Data: data, Withheld: withheld,
 		}
 		if err := p.attachCredential(ctx, r, m); err != nil {
 			return err

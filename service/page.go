@@ -43,6 +43,11 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*seald.PublicRec
 			pr.TokenID = 0 // not anchored until its batch is confirmed, as in the proof bundle
 		}
 	}
+	if r.Status == seald.StatusRevoked {
+		if pr.RevokeReason, err = s.revokeReason(ctx, r.Reference); err != nil {
+			return nil, err
+		}
+	}
 	if r.RevokedOnChain {
 		rv, err := s.Store.Revocation(ctx, r.Network, r.TokenID)
 		if err == nil && rv.State == seald.BatchConfirmed {

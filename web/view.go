@@ -51,6 +51,7 @@ type recordView struct {
 	RevokeTx       string
 	RevokeTxLink   string
 	RevokedAt      string
+	RevokeReason   string // the owner's reason for the revocation
 	Contract       string
 	ContractLink   string
 	TokenID        string // empty until anchored
@@ -135,6 +136,7 @@ func (p *Page) view(id string, r *seald.PublicRecord) recordView {
 	ch := r.Chain
 	v.ChainID, v.Contract, v.RevokedOnChain = ch.ChainID, ch.Contract, r.RevokedOnChain
 	v.ChainName, v.Development = ch.Name(), ch.Development
+	v.RevokeReason = r.RevokeReason
 	if r.RevokeTx != "" {
 		v.RevokeTx = r.RevokeTx
 		v.RevokedAt = r.RevokedAt.UTC().Format("2 January 2006, 15:04:05 UTC")

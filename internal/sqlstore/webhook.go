@@ -129,7 +129,17 @@ func scanDelivery(row Row) (*seald.Delivery, error) { return scanDeliveryWith(ro
 // scanClaimed scans a claimed delivery: the listed columns, then what sending it needs (URL, secret, body).
 func scanClaimed(row Row) (*seald.Delivery, error) { return scanDeliveryWith(row, true) }
 
-func scanDeliveryWith(row Row, claimed bool) (*seald.Delivery, error) {
+// scanListed scans a listed delivery: the listed columns, then its event's body (what the console describes).
+func scanListed(row Row) (*seald.Delivery, error) {
+	var body []byte
+	d, err := scanDeliveryWith(row, false, &body)
+	if d != nil {
+		d.Body = body
+	}
+	return d, err
+}
+
+func scanDeliveryWith(row Row, claimed bool, more ...any) (*seald.Delivery, error) {
 	var d seald.Delivery
 	var typ, state string
 	var leased, last *time.Time
@@ -139,6 +149,7 @@ func scanDeliveryWith(row Row, claimed bool) (*seald.Delivery, error) {
 	if claimed {
 		dest = append(dest, &d.URL, &d.Secret, &d.Body)
 	}
+	dest = append(dest, more...)
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
@@ -152,9 +163,9 @@ func scanDeliveryWith(row Row, claimed bool) (*seald.Delivery, error) {
 	return &d, nil
 }
 
-// Deliveries lists up to limit deliveries of a webhook, newest first.
+// Deliveries lists up to limit deliveries of a webhook, newest first, each with its event's body.
 func (s *Store) Deliveries(ctx context.Context, webhookID string, limit int) ([]*seald.Delivery, error) {
-	return list(ctx, s, s.op("Deliveries"), scanDelivery, `SELECT `+deliveryColumns+deliveryFrom+
+	return list(ctx, s, s.op("Deliveries"), scanListed, `SELECT `+deliveryColumns+`, e.body`+deliveryFrom+
 		`WHERE d.webhook_id = ? ORDER BY d.seq DESC LIMIT ?`, webhookID, limit)
 }
 

@@ -54,7 +54,32 @@
     return ptr.replace(/^\//, '').split('/').map(function (t) { return t.replace(/~1/g, '/').replace(/~0/g, '~'); }).join('.');
   }
 
-  window.sealdPresent = { packageOf: packageOf, make: make };
+  // valueOf reads what a disclosure discloses: the last element of its [salt, name, value] (or, for an
+  // array's element, [salt, value]) array, base64url-encoded JSON. undefined when it cannot be read.
+  function valueOf(disclosure) {
+    try {
+      var b64 = disclosure.replace(/-/g, '+').replace(/_/g, '/');
+      while (b64.length % 4) b64 += '=';
+      var bin = atob(b64);
+      var bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      var arr = JSON.parse(new TextDecoder().decode(bytes));
+      return Array.isArray(arr) && arr.length >= 2 ? { value: arr[arr.length - 1] } : undefined;
+    } catch (e) {
+      return undefined;
+    }
+  }
+
+  // valueText writes a member's value as the holder will disclose it: a string in quotes, a number, true,
+  // false or null as JSON; an object or a list by what it is, its members being listed under it.
+  function valueText(v) {
+    if (!v) return 'its value cannot be read';
+    v = v.value;
+    if (v !== null && typeof v === 'object') return Array.isArray(v) ? 'a list: its items are below' : 'an object: its members are below';
+    return JSON.stringify(v);
+  }
+
+  window.sealdPresent = { packageOf: packageOf, make: make, valueOf: valueOf };
 
   var form = document.getElementById('present-form');
   if (!form) return;
@@ -99,14 +124,22 @@
         box.value = d.path;
         var label = document.createElement('label');
         label.htmlFor = box.id;
-        label.textContent = describe(d.path);
+        var name = document.createElement('span');
+        name.className = 'member';
+        name.textContent = describe(d.path);
+        var value = document.createElement('code');
+        value.className = 'value';
+        value.textContent = valueText(valueOf(d.disclosure));
+        label.appendChild(name);
+        label.appendChild(document.createTextNode(' = '));
+        label.appendChild(value);
         li.appendChild(box);
         li.appendChild(label);
         list.appendChild(li);
       });
       fieldset.hidden = false;
       button.disabled = false;
-      show('pending', 'Package of token ' + pkg.token_id + ' read: ' + pkg.disclosures.length + ' members. Tick the ones to show.');
+      show('pending', 'Package of token ' + pkg.token_id + ' read: ' + pkg.disclosures.length + ' members, each with the value it discloses. Tick the ones to show.');
     }).catch(function (e) {
       show('error', 'Cannot read the package: ' + (e instanceof PresentError ? e.message : String(e && e.message || e)) + '.');
     });
