@@ -92,6 +92,9 @@ func startSMTPServer(t *testing.T, o serverOpts) *smtpServer {
 		}
 		s.mu.Unlock()
 		_ = srv.Close()
+		// Close the listener too: on a busy machine Close can run before Serve has registered it, and Serve
+		// would then accept for ever.
+		_ = l.Close()
 		<-done
 	})
 	return s
