@@ -216,6 +216,11 @@ func (c *credentialCheck) verifyVC(ctx context.Context, b []byte) error {
 			return exitWith(exitInvalid, "%s is NOT valid: %v", name, err)
 		}
 	}
+	if c.src != nil {
+		if err := keyCoversAnchor(c.src.root, vm, p.ChainID, p.BlockNumber, check.Anchored); err != nil {
+			return exitWith(exitInvalid, "%s is NOT valid: %v", name, err)
+		}
+	}
 	var set []string
 	for _, s := range vc.CredentialStatus {
 		on, err := c.bitstringStatus(ctx, resolve, vc.Issuer, s.StatusPurpose, s.StatusListCredential, s.StatusListIndex)
@@ -454,4 +459,29 @@ func credentialVerify(ctx context.Context, vc []byte, sd string, c credentialChe
 		c.src = src
 	}
 	return c.verifyVC(ctx, vc)
+}
+
+// keyCoversAnchor applies the trust root's key windows to a credential signed by verification method vm
+// (DID#KEYID): a key the root marks compromised signs nothing, and a retired one only credentials of anchors
+// made before its retirement (proof.TrustKey.RetiredFor, by block where the root records one), as for a proof
+// bundle. A credential is issued after its anchor with the key current then, so one whose anchor is after the
+// key's retirement was not issued with it. A method the root does not list (a business's own did:web key) is
+// the business's DID document's to vouch for, not the trust root's.
+func keyCoversAnchor(root *proof.TrustRoot, vm, chainID string, block uint64, anchored time.Time) error {
+	_, keyID, ok := strings.Cut(vm, "#")
+	if !ok {
+		return nil
+	}
+	for _, k := range root.Keys {
+		if k.KeyID != keyID {
+			continue
+		}
+		if k.Status == "compromised" {
+			return fmt.Errorf("it is signed by key %s, which the trust root marks compromised", keyID)
+		}
+		if retired, why := k.RetiredFor(chainID, block, anchored); retired {
+			return fmt.Errorf("it is signed by key %s, which %s", keyID, why)
+		}
+	}
+	return nil
 }
