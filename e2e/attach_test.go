@@ -97,11 +97,14 @@ func TestAttachCredential(t *testing.T) {
 		}
 		return found[0]
 	}
+	// Every e-mail carries the data (docs/page.md, "The e-mail"); only a project that attaches credentials
+	// adds the credential beside it.
 	noAttachment := func(ref string) {
 		t.Helper()
 		raw := message(ref)
-		if files := mailAttachments(t, raw); len(files) != 0 || bytes.Contains(raw, []byte("multipart/mixed")) {
-			t.Errorf("the e-mail of %s, of a project that attaches no credential, has %d attachments:\n%s", ref, len(files), raw)
+		files := mailAttachments(t, raw)
+		if len(files) != 1 || files[0].name != ref+".json" || bytes.Contains(raw, []byte("application/vc")) {
+			t.Errorf("the e-mail of %s, of a project that attaches no credential, has %d attachments (want its data alone):\n%s", ref, len(files), raw)
 		}
 	}
 
@@ -115,10 +118,10 @@ func TestAttachCredential(t *testing.T) {
 	ref := seal(map[string]any{"name": "Ada Lovelace", "degree": "MSc Mathematics", "graduated": "2024-06-30",
 		"grades": map[string]any{"logic": 17.25}})
 	files := mailAttachments(t, message(ref))
-	if len(files) != 1 {
-		t.Fatalf("the e-mail of %s has %d attachments, want its credential", ref, len(files))
+	if len(files) != 2 || files[0].name != ref+".json" {
+		t.Fatalf("the e-mail of %s has %d attachments, want its data, then its credential", ref, len(files))
 	}
-	f := files[0]
+	f := files[1]
 	if f.name != ref+".credential.json" || f.mediaType != "application/vc" {
 		t.Errorf("attachment %q of type %s, want %s.credential.json of type application/vc", f.name, f.mediaType, ref)
 	}
