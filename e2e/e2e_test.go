@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,6 +158,17 @@ func TestEndToEnd(t *testing.T) {
 		if r := in.call("GET", "/tokens/POLYGON/999999", "", "", "", nil); r.Status != 404 ||
 			r.Body["success"] != false || !strings.Contains(str(r.Body, "error"), "no token 999999") {
 			t.Errorf("token metadata of no token: %d %s", r.Status, r.Raw)
+		}
+		// The bundle links to its batch's manifest, which recomputes the root on chain (docs/api.md).
+		link := str(p, "manifest")
+		if !strings.HasPrefix(link, in.URL+"/batches/POLYGON/") {
+			t.Errorf("the proof's manifest link %q is not this service's /batches/POLYGON/...", link)
+		} else if r := in.call("GET", strings.TrimPrefix(link, in.URL), "", "", "", nil); r.Status != 200 || str(r.Body, "root") != str(p, "root") ||
+			!slices.ContainsFunc(anyList(r.Body["tokens"]), func(v any) bool { m, _ := v.(map[string]any); return fmt.Sprint(m["token_id"]) == token }) {
+			t.Errorf("batch manifest: %d %s", r.Status, r.Raw)
+		}
+		if r := in.call("GET", "/batches/POLYGON/999999", "", "", "", nil); r.Status != 404 || r.Body["success"] != false {
+			t.Errorf("batch manifest of no batch: %d %s", r.Status, r.Raw)
 		}
 	})
 
@@ -627,3 +640,9 @@ func badInput(t *testing.T, in *instance) {
 
 // finalState is where records end with the parts serve has.
 var finalState = "COMPLETED"
+
+// anyList is a decoded JSON array, or nil for anything else.
+func anyList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

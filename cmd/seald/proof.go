@@ -61,7 +61,8 @@ func exitCode(err error) int {
 // calling seald; or a record's credential, either form (credverify.go). FILE may be a bare bundle, an API answer with ?proof=1, or the output of
 // `seald verify --json --proof`.
 func proofVerify(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("proof verify", "(FILE | --batch FILE|URL) --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE] [--issuer DOMAIN] [--issuer-doc FILE]", stderr)
+	fs := newFlagSet("proof verify", "FILE --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust) [--data FILE] [--issuer DOMAIN] [--issuer-doc FILE]\n"+
+		"   or: seald proof verify --batch FILE|URL --rpc URL (--trust FILE|URL [--trust-repin] | --no-trust)", stderr)
 	rpc := fs.String("rpc", "", "JSON-RPC URL of a node of the bundle's chain")
 	trust := fs.String("trust", "", "the issuer's trust root: a file, or its URL (https://ISSUER"+trustRootSuffix+")")
 	noTrust := fs.Bool("no-trust", false, "check without a trust root: the issuer is then whoever the bundle says")
