@@ -72,6 +72,16 @@ func TestMigrateReleaseDatabase(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The last job given ends, as a step that completed would: the largest id left is then below the
+	// sequence, which the migration (a new table for jobs) must carry across for ids never to be reused.
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.ExecContext(t.Context(), `DELETE FROM jobs WHERE id = (SELECT max(id) FROM jobs)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
 	rel := readRelease(t, path)
 	h := openAt(t, path)
 	ctx := t.Context()
