@@ -18,8 +18,8 @@ import (
 // Concurrent CreateRecord calls are instead queued for committer goroutines (two, so that one group is
 // inserted while the other waits for its flush), each of which inserts up to maxGroup records in one
 // transaction: multi-row INSERTs of the records (ON CONFLICT (reference) DO NOTHING, so a duplicate
-// reference is found without aborting the transaction) in one pipelined batch, then their payloads and jobs
-// in another, then one commit. The rows go in by chunks of power-of-two sizes (sqlstore.Chunks), whose few
+// reference is found without aborting the transaction; RETURNING reference, seq, the key of the payloads and
+// jobs) in one pipelined batch, then their payloads and jobs in another, then one commit. The rows go in by chunks of power-of-two sizes (sqlstore.Chunks), whose few
 // statements stay prepared. Each caller gets the result of its own record:
 //
 //   - success only after the group's commit returned, so its rows are durable;
@@ -68,6 +68,7 @@ type createReq struct {
 	args    []any
 	payload []byte
 	jobs    []*seald.Job
+	seq     int64   // the record's, once inserted
 	ids     []int64 // the jobs' ids, once inserted
 }
 
@@ -149,7 +150,7 @@ var (
 // ECONFLICT in results for the others: one pipelined batch of the records' chunks, then one of the
 // payloads' and jobs'.
 func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
-	inserted := make(map[string]bool, len(group))
+	inserted := make(map[string]int64, len(group)) // the seqs of the records inserted, by reference
 	var b pgx.Batch
 	at := 0
 	for _, n := range sqlstore.Chunks(len(group)) {
@@ -161,10 +162,11 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 		b.Queue(recordRows.Text(n), args...).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var ref string
-				if err := rows.Scan(&ref); err != nil {
+				var seq int64
+				if err := rows.Scan(&ref, &seq); err != nil {
 					return err
 				}
-				inserted[ref] = true
+				inserted[ref] = seq
 			}
 			return rows.Err()
 		})
@@ -176,13 +178,15 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	var fresh []*createReq // the new records, whose payloads and jobs follow
 	var payloads []any
 	for i, r := range group {
-		if !inserted[r.r.Reference] {
+		seq, ok := inserted[r.r.Reference]
+		if !ok {
 			results[i] = sqlstore.Conflict(opCreate, "record %s already exists", r.r.Reference)
 			continue
 		}
+		r.seq = seq
 		fresh = append(fresh, r)
 		if r.payload != nil {
-			payloads = append(payloads, r.r.Reference, r.payload)
+			payloads = append(payloads, seq, r.payload)
 		}
 	}
 
@@ -194,12 +198,14 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	}
 	if !s.queueJobsTogether(&b, fresh) {
 		// Two jobs of one reference and kind, whose ids cannot be told apart by what the multi-row INSERT
-		// returns, or records of several jobs (or none): the jobs are inserted one statement each.
+		// returns, a job of another record, or records of several jobs (or none): the jobs are inserted one
+		// statement each. A job of a record that does not exist inserts nothing, and its Scan fails the group.
 		for _, r := range fresh {
 			r.ids = make([]int64, len(r.jobs))
 			for k, j := range r.jobs {
 				id := &r.ids[k]
-				b.Queue(rebind(sqlstore.InsertJob), s.JobValues(j, r.r.Reference)...).QueryRow(func(row pgx.Row) error {
+				query, args := s.JobInsert(j, r.r.Reference, r.seq)
+				b.Queue(rebind(query), args...).QueryRow(func(row pgx.Row) error {
 					if err := row.Scan(id); err != nil {
 						return fmt.Errorf("job of record %s: %w", r.r.Reference, err)
 					}
@@ -217,8 +223,8 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 
 // queueJobsTogether queues the jobs of the new records, by chunks of records, each chunk's with one
 // multi-row INSERT (sqlstore.JobsTogether) that gives each job its id. It returns false, having queued
-// nothing, when two jobs of one chunk share a reference and kind, or when a chunk has other than one job per
-// record: the texts kept prepared are then those of the chunk sizes only, not one per mix of jobs (a batch
+// nothing, when two jobs of one chunk share a reference and kind, one is of another record, or a chunk has
+// other than one job per record: the texts kept prepared are then those of the chunk sizes only, not one per mix of jobs (a batch
 // cannot send one statement unnamed).
 func (s *Store) queueJobsTogether(b *pgx.Batch, fresh []*createReq) bool {
 	type chunk struct {
@@ -232,7 +238,7 @@ func (s *Store) queueJobsTogether(b *pgx.Batch, fresh []*createReq) bool {
 		jt, jobs := s.JobsTogether(), 0
 		for _, r := range fresh[at : at+n] {
 			r.ids = make([]int64, len(r.jobs))
-			jt.Add(r.r.Reference, r.jobs, r.ids)
+			jt.Add(r.r.Reference, r.seq, r.jobs, r.ids)
 			jobs += len(r.jobs)
 		}
 		at += n

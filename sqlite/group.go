@@ -31,8 +31,9 @@ import (
 //
 // CreateRecord, the API's one write per accepted record, goes further: consecutive creates of one group
 // (of distinct references) are inserted together, under one savepoint, by multi-row INSERTs of their
-// records (ON CONFLICT (reference) DO NOTHING RETURNING reference, so that a reference that exists already
-// is that caller's ECONFLICT without failing the others), of their payloads and of their jobs (RETURNING
+// records (ON CONFLICT (reference) DO NOTHING RETURNING reference, seq, so that a reference that exists
+// already is that caller's ECONFLICT without failing the others, and the payloads and jobs that follow are
+// keyed by its seq), of their payloads and of their jobs (RETURNING
 // id, reference, kind, to give each job its id), each cut into chunks of power-of-two sizes whose
 // statements stay prepared (sqlstore.Chunks). If
 // anything else fails there, the savepoint is rolled back and each of those creates runs again on its own
@@ -86,13 +87,14 @@ type writeReq struct {
 	create *createReq
 }
 
-// createReq is one CreateRecord: the record's values, its payload and jobs, and the jobs' ids once
-// inserted (set afresh by every run).
+// createReq is one CreateRecord: the record's values, its payload and jobs, and the record's seq and the
+// jobs' ids once inserted (set afresh by every run).
 type createReq struct {
 	r       *seald.Record
 	vals    []any
 	payload []byte
 	jobs    []*seald.Job
+	seq     int64
 	ids     []int64
 }
 
@@ -266,7 +268,7 @@ var (
 // insertCreates is createTogether's statements: the records, then the payloads of those that were new, then
 // their jobs, each by chunks.
 func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*writeReq, results []error) error {
-	inserted := make(map[string]bool, len(run))
+	inserted := make(map[string]int64, len(run)) // the seqs of the records inserted, by reference
 	var args []any
 	at := 0
 	for _, n := range sqlstore.Chunks(len(run)) {
@@ -281,11 +283,12 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 		}
 		for rows.Next() {
 			var ref string
-			if err := rows.Scan(&ref); err != nil {
+			var seq int64
+			if err := rows.Scan(&ref, &seq); err != nil {
 				rows.Close()
 				return err
 			}
-			inserted[ref] = true
+			inserted[ref] = seq
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -295,13 +298,15 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 	var fresh []*writeReq // the new records, whose payloads and jobs follow
 	args = args[:0]
 	for i, r := range run {
-		if !inserted[r.create.r.Reference] {
+		seq, ok := inserted[r.create.r.Reference]
+		if !ok {
 			results[i] = sqlstore.Conflict(r.op, "record %s already exists", r.create.r.Reference)
 			continue
 		}
+		r.create.seq = seq
 		fresh = append(fresh, r)
 		if r.create.payload != nil {
-			args = append(args, r.create.r.Reference, r.create.payload)
+			args = append(args, seq, r.create.payload)
 		}
 	}
 	for rest := args; len(rest) > 0; {
@@ -321,11 +326,11 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 			}
 			continue
 		}
-		// Two jobs of one reference and kind: their ids cannot be told apart by what the multi-row INSERT
-		// returns, so each job is inserted by its own statement.
+		// Two jobs of one reference and kind (their ids cannot be told apart by what the multi-row INSERT
+		// returns), or a job of another record: each job is inserted by its own statement.
 		for _, r := range part {
 			var err error
-			if r.create.ids, err = c.s.InsertJobs(r.ctx, tx, r.create.r.Reference, r.create.jobs); err != nil {
+			if r.create.ids, err = c.s.InsertJobs(r.ctx, tx, r.create.r.Reference, r.create.seq, r.create.jobs); err != nil {
 				return err
 			}
 		}
@@ -335,12 +340,12 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 
 // insertJobsTogether inserts the jobs of new records with one multi-row INSERT (sqlstore.JobsTogether) and
 // gives each its id. It returns false, having inserted nothing, when two of the jobs share a reference and
-// kind.
+// kind, or one is of another record.
 func (c *committer) insertJobsTogether(ctx context.Context, tx *querier, fresh []*writeReq) (bool, error) {
 	b := c.s.JobsTogether()
 	for _, r := range fresh {
 		r.create.ids = make([]int64, len(r.create.jobs))
-		b.Add(r.create.r.Reference, r.create.jobs, r.create.ids)
+		b.Add(r.create.r.Reference, r.create.seq, r.create.jobs, r.create.ids)
 	}
 	query, args, ok := b.Query()
 	if !ok || query == "" {

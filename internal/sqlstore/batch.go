@@ -211,8 +211,8 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transi
 			return Conflict(op, "batch %d is already confirmed", b.ID)
 		}
 		if t.Next != "" {
-			if _, err := q.Exec(ctx, `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error)
-				SELECT ?, reference, 0, ?, NULL, '' FROM records WHERE batch_id = ? AND state = ? ORDER BY token_id`,
+			if _, err := q.Exec(ctx, `INSERT INTO jobs (kind, reference, record_seq, attempts, run_at, leased_until, last_error)
+				SELECT ?, reference, seq, 0, ?, NULL, '' FROM records WHERE batch_id = ? AND state = ? ORDER BY token_id`,
 				t.Next, s.D.Time(now), b.ID, string(t.From)); err != nil {
 				return err
 			}

@@ -50,16 +50,16 @@ func (c *ChunkTexts) Text(n int) string {
 }
 
 // InsertRecordRows is the INSERT of n records (RecordValues each, one after the other) that skips those
-// whose reference exists and returns the references inserted.
+// whose reference exists and returns the references inserted, each with its seq.
 func InsertRecordRows(n int) string {
 	row := "(?" + strings.Repeat(", ?", len(RecordColumns)-1) + ")"
 	return valuesText(`INSERT INTO records (`+recordColumns+`) VALUES `, row, n,
-		` ON CONFLICT (reference) DO NOTHING RETURNING reference`)
+		` ON CONFLICT (reference) DO NOTHING RETURNING reference, seq`)
 }
 
-// InsertPayloadRows is the INSERT of n payloads, each a reference and its data.
+// InsertPayloadRows is the INSERT of n payloads, each its record's seq and its data.
 func InsertPayloadRows(n int) string {
-	return valuesText(`INSERT INTO payloads (reference, data) VALUES `, `(?, ?)`, n, ``)
+	return valuesText(`INSERT INTO payloads (seq, data) VALUES `, `(?, ?)`, n, ``)
 }
 
 // valuesText is begin, n rows of row, then end.

@@ -26,13 +26,14 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 	var id int64
 	var ids []int64
 	var status string
+	var seq int64
 	erased := false
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		erased, ids = false, nil
 		// The mail request (recipients, subject, body) is the record's data too: it goes with the key.
 		err := q.QueryRow(ctx, `UPDATE records SET data_key = '', password_hash = '', mail = NULL, downloadable = ?,
-			erased_at = ?, updated_at = ? WHERE reference = ? AND erased_at IS NULL RETURNING status`,
-			false, s.D.Time(c.At), s.D.Time(c.At), c.Reference).Scan(&status)
+			erased_at = ?, updated_at = ? WHERE reference = ? AND erased_at IS NULL RETURNING status, seq`,
+			false, s.D.Time(c.At), s.D.Time(c.At), c.Reference).Scan(&status, &seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			var one int
 			err := q.QueryRow(ctx, `SELECT 1 FROM records WHERE reference = ?`, c.Reference).Scan(&one)
@@ -46,7 +47,7 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 		}
 		// The canonical data kept for a store step that has not run is sealed under the key just cleared;
 		// it goes too, so that nothing of the data is left in the database's live rows.
-		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE reference = ?`, c.Reference); err != nil {
+		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = ?`, seq); err != nil {
 			return err
 		}
 		// So is the credential kept for the record's e-mail (mailcredential.go): it holds the data as claims.
@@ -58,7 +59,7 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 			s.D.Time(c.At), seald.ActionErase).Scan(&id); err != nil {
 			return err
 		}
-		if ids, err = s.InsertJobs(ctx, q, c.Reference, jobs); err != nil {
+		if ids, err = s.InsertJobs(ctx, q, c.Reference, seq, jobs); err != nil {
 			return err
 		}
 		erased = true

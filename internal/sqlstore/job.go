@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -12,24 +14,44 @@ import (
 	"seald.dev/seald"
 )
 
-// InsertJob inserts one job and returns its id.
-const InsertJob = `INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error)
-	VALUES (?, ?, ?, ?, NULL, ?) RETURNING id`
+// Jobs are found by their record's seq (the record's sequential row id, jobs_record), not by its random
+// reference: the index entry of a new job lands on the last page of the index instead of a random one
+// (docs/architecture.md, "Where a seal's rows land"). jobs.reference stays, unindexed, for what reads a job.
+const (
+	// insertJobOf inserts one job of the record of a known seq and returns its id.
+	insertJobOf = `INSERT INTO jobs (kind, reference, record_seq, attempts, run_at, leased_until, last_error)
+	VALUES (?, ?, ?, ?, ?, NULL, ?) RETURNING id`
+	// insertJobByReference inserts one job, finding its record's seq by reference, and returns its id; it
+	// inserts nothing (no row returned) when no record has the reference.
+	insertJobByReference = `INSERT INTO jobs (kind, reference, record_seq, attempts, run_at, leased_until, last_error)
+	SELECT ?, reference, seq, ?, ?, NULL, ? FROM records WHERE reference = ? RETURNING id`
+)
 
-// JobValues are the values of InsertJob for j, given the reference of the record it belongs to when j names
-// none.
-func (s *Store) JobValues(j *seald.Job, reference string) []any {
-	if j.Reference != "" {
-		reference = j.Reference
+// JobInsert is the INSERT of job j, given the reference of the record it belongs to when j names none and
+// that record's seq (0: not known), with its arguments; it returns the job's id. A job of another record, or
+// of a record whose seq is not known, finds the seq by reference, and a record that does not exist inserts
+// nothing, which InsertJobs reports as ENOTFOUND.
+func (s *Store) JobInsert(j *seald.Job, reference string, seq int64) (query string, args []any) {
+	if j.Reference != "" && j.Reference != reference {
+		reference, seq = j.Reference, 0
 	}
-	return []any{j.Kind, reference, j.Attempts, s.D.Time(j.RunAt), j.LastError}
+	if seq == 0 {
+		return insertJobByReference, []any{j.Kind, j.Attempts, s.D.Time(j.RunAt), j.LastError, reference}
+	}
+	return insertJobOf, []any{j.Kind, reference, seq, j.Attempts, s.D.Time(j.RunAt), j.LastError}
 }
 
-// InsertJobs inserts jobs, giving those with no Reference the record's, and returns their new ids.
-func (s *Store) InsertJobs(ctx context.Context, q Querier, reference string, jobs []*seald.Job) ([]int64, error) {
+// InsertJobs inserts jobs, giving those with no Reference the record's, and returns their new ids; seq is
+// the record's (0: not known, found by reference). A job whose record does not exist is ENOTFOUND.
+func (s *Store) InsertJobs(ctx context.Context, q Querier, reference string, seq int64, jobs []*seald.Job) ([]int64, error) {
 	ids := make([]int64, len(jobs))
 	for i, j := range jobs {
-		if err := q.QueryRow(ctx, InsertJob, s.JobValues(j, reference)...).Scan(&ids[i]); err != nil {
+		query, args := s.JobInsert(j, reference, seq)
+		err := q.QueryRow(ctx, query, args...).Scan(&ids[i])
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, NotFound(s.op("InsertJobs"), "no record %s for a %s job", cmp.Or(j.Reference, reference), j.Kind)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -77,10 +99,11 @@ func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now ti
 	claim := `UPDATE jobs SET leased_until = ? WHERE id IN (
 		SELECT id FROM jobs WHERE kind = ? AND run_at <= ? AND (leased_until IS NULL OR leased_until <= ?)
 		ORDER BY run_at, id LIMIT ? ` + s.D.ClaimLock + `)
-	RETURNING ` + jobColumns
+	RETURNING ` + jobColumns + `, record_seq`
 	var jobs []*seald.Job
 	err := s.E.Write(ctx, s.op("ClaimJobs"), func(ctx context.Context, q Querier) error {
 		jobs = []*seald.Job{}
+		seqs := map[string]int64{} // the claimed jobs' records: their seqs by reference
 		for _, kind := range kinds {
 			if len(jobs) == limit {
 				break
@@ -89,7 +112,14 @@ func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now ti
 			if err != nil {
 				return err
 			}
-			got, err := collect(rows, scanJob)
+			got, err := collect(rows, func(row Row) (*seald.Job, error) {
+				var seq int64
+				j, err := scanJob(scanAlso{row, []any{&seq}})
+				if err == nil {
+					seqs[j.Reference] = seq
+				}
+				return j, err
+			})
 			if err != nil {
 				return err
 			}
@@ -102,7 +132,7 @@ func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now ti
 			})
 			jobs = append(jobs, got...)
 		}
-		return s.claimRecords(ctx, q, jobs)
+		return s.claimRecords(ctx, q, jobs, seqs)
 	})
 	if err != nil {
 		return nil, err
@@ -110,10 +140,10 @@ func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now ti
 	return jobs, nil
 }
 
-// claimedRecords reads the records of the claimed jobs and any payload they keep; the IN list is completed
-// by claimRecords.
-var claimedRecords = `SELECT records.` + strings.Join(RecordColumns, `, records.`) + `, payloads.reference, payloads.data
-	FROM records LEFT JOIN payloads ON payloads.reference = records.reference WHERE records.reference IN (?`
+// claimedRecords reads the records of the claimed jobs and any payload they keep, by the records' seqs (their
+// primary keys: no lookup in the index of references); the IN list is completed by claimRecords.
+var claimedRecords = `SELECT records.` + strings.Join(RecordColumns, `, records.`) + `, payloads.seq, payloads.data
+	FROM records LEFT JOIN payloads ON payloads.seq = records.seq WHERE records.seq IN (?`
 
 // claimRecords gives each claimed job its record (Job.Record) and, for a store job, the payload its record
 // keeps (Job.Payload), read in the claim's transaction with one query: the runner the job goes to read them
@@ -122,25 +152,26 @@ var claimedRecords = `SELECT records.` + strings.Join(RecordColumns, `, records.
 // ahead of its runners by one job each), and each step's save holds only while the record is in the state the
 // step saw (RecordUpdate.When).
 // The payload is read for every reference and kept only on store jobs: the other kinds rarely find one (the
-// store step drops it), and one IN list keeps the query simple. The list is padded to a power of two with
-// its last reference, so that the stores' statement caches hold a handful of queries, not one per claim
-// size. A job whose record is missing gets none; its runner then finds that out as before.
-func (s *Store) claimRecords(ctx context.Context, q Querier, jobs []*seald.Job) error {
+// store step drops it), and one IN list keeps the query simple. The list (of the records' seqs, which the
+// claim returned) is padded to a power of two with its last seq, so that the stores' statement caches hold a
+// handful of queries, not one per claim size. A job whose record is missing gets none; its runner then finds
+// that out as before.
+func (s *Store) claimRecords(ctx context.Context, q Querier, jobs []*seald.Job, seqs map[string]int64) error {
 	if len(jobs) == 0 {
 		return nil
 	}
-	refs := make([]any, 0, len(jobs))
+	keys := make([]any, 0, len(jobs))
 	seen := make(map[string]bool, len(jobs))
 	for _, j := range jobs {
 		if !seen[j.Reference] {
 			seen[j.Reference] = true
-			refs = append(refs, j.Reference)
+			keys = append(keys, seqs[j.Reference])
 		}
 	}
-	for len(refs)&(len(refs)-1) != 0 {
-		refs = append(refs, refs[len(refs)-1])
+	for len(keys)&(len(keys)-1) != 0 {
+		keys = append(keys, keys[len(keys)-1])
 	}
-	rows, err := q.Query(ctx, claimedRecords+strings.Repeat(`, ?`, len(refs)-1)+`)`, refs...)
+	rows, err := q.Query(ctx, claimedRecords+strings.Repeat(`, ?`, len(keys)-1)+`)`, keys...)
 	if err != nil {
 		return err
 	}
@@ -150,7 +181,7 @@ func (s *Store) claimRecords(ctx context.Context, q Querier, jobs []*seald.Job) 
 	}
 	got, err := collect(rows, func(row Row) (read, error) {
 		var k read
-		var kept *string
+		var kept *int64
 		var err error
 		k.r, err = scanRecord(scanAlso{row, []any{&kept, &k.payload}})
 		if kept != nil && k.payload == nil {
@@ -239,12 +270,13 @@ func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUp
 			}
 		}
 		if dropPayload {
-			if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE reference = ?`, j.Reference); err != nil {
+			if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = (SELECT seq FROM records WHERE reference = ?)`,
+				j.Reference); err != nil {
 				return err
 			}
 		}
 		var err error
-		ids, err = s.InsertJobs(ctx, q, j.Reference, next)
+		ids, err = s.InsertJobs(ctx, q, j.Reference, 0, next)
 		return err
 	})
 	if err != nil {
@@ -368,15 +400,18 @@ func (s *Store) RequeueJob(ctx context.Context, j *seald.Job) (bool, error) {
 	op := s.op("RequeueJob")
 	var ids []int64
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		// jobs_record finds the record's jobs; a record that does not exist is the insert's ENOTFOUND.
+		var seq int64
 		var n int
-		if err := q.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE reference = ? AND kind = ?`, j.Reference, j.Kind).Scan(&n); err != nil {
+		err := q.QueryRow(ctx, `SELECT seq, (SELECT count(*) FROM jobs WHERE record_seq = records.seq AND kind = ?)
+			FROM records WHERE reference = ?`, j.Kind, j.Reference).Scan(&seq, &n)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		if n > 0 {
 			return nil
 		}
-		var err error
-		ids, err = s.InsertJobs(ctx, q, j.Reference, []*seald.Job{j})
+		ids, err = s.InsertJobs(ctx, q, j.Reference, seq, []*seald.Job{j})
 		return err
 	})
 	if err != nil || ids == nil {
@@ -389,13 +424,14 @@ func (s *Store) RequeueJob(ctx context.Context, j *seald.Job) (bool, error) {
 // JobsTogether is one multi-row INSERT of the first jobs of several new records, as both stores' group
 // commits run it, and gives each job its id: matched by the reference and kind the INSERT returns, since
 // neither database promises the rows in the order of the values. Two jobs that share a reference and kind
-// cannot be told apart that way; then Query says so and the caller inserts them one by one (InsertJobs).
+// cannot be told apart that way, and a job of another record than the one it was added with has no seq
+// known; then Query says so and the caller inserts them one by one (InsertJobs).
 type JobsTogether struct {
-	s    *Store
-	q    strings.Builder
-	args []any
-	slot map[jobKey]*int64
-	dup  bool
+	s     *Store
+	q     strings.Builder
+	args  []any
+	slot  map[jobKey]*int64
+	apart bool
 }
 
 type jobKey struct{ reference, kind string }
@@ -403,30 +439,34 @@ type jobKey struct{ reference, kind string }
 // JobsTogether starts an empty multi-row INSERT of jobs.
 func (s *Store) JobsTogether() *JobsTogether { return &JobsTogether{s: s, slot: map[jobKey]*int64{}} }
 
-// Add adds a record's jobs, whose ids are to go in ids (of the same length), given the record's reference
-// to those with none.
-func (b *JobsTogether) Add(reference string, jobs []*seald.Job, ids []int64) {
+// Add adds the jobs of the record of reference and seq, whose ids are to go in ids (of the same length),
+// given the record's reference to those with none.
+func (b *JobsTogether) Add(reference string, seq int64, jobs []*seald.Job, ids []int64) {
 	for k, j := range jobs {
-		vals := b.s.JobValues(j, reference)
+		query, vals := b.s.JobInsert(j, reference, seq)
+		if query != insertJobOf {
+			b.apart = true // another record's job, whose seq is not known here
+			continue
+		}
 		key := jobKey{vals[1].(string), j.Kind}
 		if b.slot[key] != nil {
-			b.dup = true
+			b.apart = true
 		}
 		b.slot[key] = &ids[k]
 		if len(b.args) == 0 {
-			b.q.WriteString(`INSERT INTO jobs (kind, reference, attempts, run_at, leased_until, last_error) VALUES `)
+			b.q.WriteString(`INSERT INTO jobs (kind, reference, record_seq, attempts, run_at, leased_until, last_error) VALUES `)
 		} else {
 			b.q.WriteString(`, `)
 		}
-		b.q.WriteString(`(?, ?, ?, ?, NULL, ?)`)
+		b.q.WriteString(`(?, ?, ?, ?, ?, NULL, ?)`)
 		b.args = append(b.args, vals...)
 	}
 }
 
 // Query is the INSERT (with ? placeholders) and its arguments; ok is false when two jobs added share a
-// reference and kind, and query is empty when no job was added.
+// reference and kind, or one names another record than its own, and query is empty when no job was added.
 func (b *JobsTogether) Query() (query string, args []any, ok bool) {
-	if b.dup {
+	if b.apart {
 		return "", nil, false
 	}
 	if len(b.args) == 0 {

@@ -45,6 +45,8 @@ var (
 	selectRecord  = `SELECT ` + recordColumns + ` FROM records `
 	// InsertRecord inserts one record from RecordValues.
 	InsertRecord = `INSERT INTO records (` + recordColumns + `) VALUES (?` + strings.Repeat(", ?", len(RecordColumns)-1) + `)`
+	// insertRecordSeq is InsertRecord returning the record's seq, which keys its payload and finds its jobs.
+	insertRecordSeq = InsertRecord + ` RETURNING seq`
 )
 
 // RecordValues returns the stored values of RecordColumns for r.
@@ -151,22 +153,23 @@ func (s *Store) CreateValues(ctx context.Context, r *seald.Record, vals []any, p
 // record that exists already is ECONFLICT.
 func (s *Store) InsertValues(ctx context.Context, q Querier, op string, r *seald.Record, vals []any, payload []byte,
 	jobs []*seald.Job) ([]int64, error) {
-	if _, err := q.Exec(ctx, InsertRecord, vals...); err != nil {
+	var seq int64
+	if err := q.QueryRow(ctx, insertRecordSeq, vals...).Scan(&seq); err != nil {
 		if seald.ErrorCode(s.D.Wrap(op, err)) == seald.ECONFLICT {
 			return nil, Conflict(op, "record %s already exists", r.Reference)
 		}
 		return nil, err
 	}
 	if payload != nil {
-		if _, err := q.Exec(ctx, InsertPayload, r.Reference, payload); err != nil {
+		if _, err := q.Exec(ctx, InsertPayload, seq, payload); err != nil {
 			return nil, err
 		}
 	}
-	return s.InsertJobs(ctx, q, r.Reference, jobs)
+	return s.InsertJobs(ctx, q, r.Reference, seq, jobs)
 }
 
-// InsertPayload keeps a record's canonical data until its store step.
-const InsertPayload = `INSERT INTO payloads (reference, data) VALUES (?, ?)`
+// InsertPayload keeps a record's canonical data until its store step, under the record's seq.
+const InsertPayload = `INSERT INTO payloads (seq, data) VALUES (?, ?)`
 
 // updateRecord applies a step's update to its record: only the columns u sets, and only while the record is
 // in u.When. A record that moved on is ECONFLICT; a record that is gone, ENOTFOUND.
@@ -278,7 +281,8 @@ func (s *Store) Payload(ctx context.Context, reference string) ([]byte, error) {
 		var b []byte
 		err := row.Scan(&b)
 		return b, err
-	}, NotFound(op, "no payload kept for record %s", reference), `SELECT data FROM payloads WHERE reference = ?`, reference)
+	}, NotFound(op, "no payload kept for record %s", reference),
+		`SELECT payloads.data FROM records JOIN payloads ON payloads.seq = records.seq WHERE records.reference = ?`, reference)
 	if err == nil && b == nil {
 		b = []byte{}
 	}
@@ -316,7 +320,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 		if err := s.insertEvent(ctx, q, c.Event); err != nil {
 			return err
 		}
-		ids, err = s.InsertJobs(ctx, q, c.Reference, jobs)
+		ids, err = s.InsertJobs(ctx, q, c.Reference, 0, jobs)
 		return err
 	})
 	if err != nil {

@@ -1,0 +1,112 @@
+package storetest
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"seald.dev/seald"
+)
+
+// Release is what a database made by the last release (42a61d0) holds in the rows that issue 45's migration
+// 0014 moves (payloads keyed, jobs found, by the record's seq instead of its reference), read with raw SQL
+// (ReleasePayloads, ReleaseJobs) before a Store opens, and so migrates, the database.
+type Release struct {
+	// Payloads are the payloads kept for store steps not yet run, by their records' references.
+	Payloads map[string][]byte
+	// Jobs are the jobs, by id.
+	Jobs map[int64]ReleaseJob
+	// LastJobID is the last job id the release gave (its sequence, not the largest id left): a new job's id
+	// must be above it.
+	LastJobID int64
+}
+
+// ReleaseJob is one job of a Release.
+type ReleaseJob struct {
+	Kind, Reference string
+	Attempts        int
+	LastError       string
+}
+
+// The queries that read a Release, the same on both stores: reference and data; id, kind, reference,
+// attempts and last error.
+const (
+	ReleasePayloads = `SELECT reference, data FROM payloads`
+	ReleaseJobs     = `SELECT id, kind, reference, attempts, last_error FROM jobs`
+)
+
+// CheckRelease checks a Store opened on a database made by the last release, whose rows were rel before it
+// opened: each payload is still its record's; each job is still there, claimed with its id, kind, record,
+// attempts and last error, with its record and (a store job) its payload read by the claim; a store job
+// completed drops its record's payload; and a new job gets an id above the release's last, found by its
+// record as RequeueJob looks for it.
+func CheckRelease(t *testing.T, s seald.Store, rel Release) {
+	t.Helper()
+	ctx := t.Context()
+	if len(rel.Payloads) == 0 || len(rel.Jobs) == 0 {
+		t.Fatalf("the release's database holds %d payloads and %d jobs: it tests nothing", len(rel.Payloads), len(rel.Jobs))
+	}
+	for ref, want := range rel.Payloads {
+		got, err := s.Payload(ctx, ref)
+		ok(t, "Payload "+ref, err)
+		if !bytes.Equal(got, want) {
+			t.Errorf("payload of %s: %d bytes, not the release's %d", ref, len(got), len(want))
+		}
+	}
+	counts := map[string]int{}
+	var kinds []string
+	for _, j := range rel.Jobs {
+		if counts[j.Kind] == 0 {
+			kinds = append(kinds, j.Kind)
+		}
+		counts[j.Kind]++
+	}
+	got, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs", got, counts)
+
+	// Far enough ahead for every retry and every lease the release left.
+	later := time.Now().Add(30 * 24 * time.Hour)
+	jobs, err := s.ClaimJobs(ctx, kinds, 1000, later, time.Minute)
+	ok(t, "ClaimJobs", err)
+	if len(jobs) != len(rel.Jobs) {
+		t.Errorf("claimed %d jobs, the release left %d", len(jobs), len(rel.Jobs))
+	}
+	var store *seald.Job
+	for _, j := range jobs {
+		want, found := rel.Jobs[j.ID]
+		if !found {
+			t.Errorf("claimed job %d (%s of %s), which the release did not have", j.ID, j.Kind, j.Reference)
+			continue
+		}
+		equal(t, "job", ReleaseJob{j.Kind, j.Reference, j.Attempts, j.LastError}, want)
+		if j.Record == nil || j.Record.Reference != want.Reference {
+			t.Errorf("job %d: the claim read record %v, want %s", j.ID, j.Record, want.Reference)
+		}
+		if p, kept := rel.Payloads[want.Reference]; j.Kind == seald.JobStore && !bytes.Equal(j.Payload, p) {
+			t.Errorf("store job %d: the claim read a payload of %d bytes, want the release's %d (kept: %v)", j.ID,
+				len(j.Payload), len(p), kept)
+		}
+		if j.Kind == seald.JobStore && store == nil {
+			store = j
+		}
+	}
+	if store == nil {
+		t.Fatalf("no store job among the release's jobs %v", rel.Jobs)
+	}
+	ok(t, "CompleteJob of a store job, dropping its payload", s.CompleteJob(ctx, store, nil, true))
+	_, err = s.Payload(ctx, store.Reference)
+	wantCode(t, "Payload after its store job", err, seald.ENOTFOUND)
+
+	fresh := &seald.Job{Kind: "migration-check", Reference: store.Reference, RunAt: later}
+	queued, err := s.RequeueJob(ctx, fresh)
+	ok(t, "RequeueJob", err)
+	if !queued || fresh.ID <= rel.LastJobID {
+		t.Errorf("a new job: queued %v with id %d, want an id above the release's last, %d", queued, fresh.ID, rel.LastJobID)
+	}
+	queued, err = s.RequeueJob(ctx, &seald.Job{Kind: "migration-check", Reference: store.Reference, RunAt: later})
+	ok(t, "RequeueJob again", err)
+	if queued {
+		t.Errorf("RequeueJob queued a second job of its kind for %s", store.Reference)
+	}
+}
