@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,9 +14,7 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/didweb"
 	"seald.dev/seald/jcs"
-	"seald.dev/seald/secret"
 	"seald.dev/seald/service"
-	"seald.dev/seald/sqlite"
 )
 
 // identityEnv is a Service on a real SQLite store, fetching DID documents with the real fetcher from an HTTPS
@@ -34,15 +31,7 @@ type identityEnv struct {
 
 func newIdentityEnv(t *testing.T) *identityEnv {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	secrets, err := secret.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, secrets := storeAndKeys(t)
 	e := &identityEnv{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
@@ -60,18 +49,8 @@ func newIdentityEnv(t *testing.T) *identityEnv {
 	roots.AddCert(srv.Certificate())
 	e.svc = &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Identities: st,
 		FetchDID: &didweb.Fetcher{RootCAs: roots}, Now: func() time.Time { return e.now }}
-	caller := func(name string) *seald.Caller {
-		tn, err := e.svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: name, Project: "Docs"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := e.svc.Authenticate(t.Context(), tn.SubscriptionKey, tn.APIKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	e.a, e.b = caller("Acme"), caller("Other")
+	e.a = signUp(t, e.svc, seald.TenantRequest{Business: "Acme", Project: "Docs"})
+	e.b = signUp(t, e.svc, seald.TenantRequest{Business: "Other", Project: "Docs"})
 	return e
 }
 
