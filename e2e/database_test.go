@@ -18,6 +18,7 @@ import (
 // after --job-lease (an hour here). Before the engine was decided once (Config.UsesPostgres), serve took
 // any --database beginning with "postgres" for PostgreSQL while the store opened SQLite.
 func TestDatabaseNamedPostgresIsSQLite(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "crashtest") // before Chdir: it builds the package of the working directory
 	for _, spec := range []string{"postgres.db", "./postgres.db"} {
 		t.Run(spec, func(t *testing.T) {

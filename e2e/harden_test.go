@@ -23,6 +23,7 @@ import (
 // the record ends REVOKED and its revocation is queued for the chain. Before, the CLI failed with "record R
 // is SUSPENDED, not ACTIVE".
 func TestRevocationLandsWhileOthersFlip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	env := map[string]string{"SEALD_DATA_DIR": dir}
@@ -145,6 +146,7 @@ func readAll(resp *http.Response) string {
 // Retry-After and a readable message, and so is the next form once the budget is spent; nothing is sealed.
 // Before, three such posts sealed 300 records while the API answered 429.
 func TestConsoleObeysRateLimits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	tn := tenant(t, dir, "--business", "Limited Inc", "--project", "P", "--rate-limit", "0.2", "--rate-burst", "3")
@@ -201,6 +203,7 @@ func keyByPrefix(t *testing.T, dir, secret string) map[string]any {
 // revoke its successor: every route that changes keys answers 403 with the reason. A rotation by the
 // operator never extends the expiry either. Before, the leaked key kept itself alive.
 func TestKeyInOverlapCannotManageKeys(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil, "--auth-cache-ttl", "200ms")
 	cookie, csrf := consoleSignIn(t, in, in.Sub, in.API)
@@ -260,6 +263,7 @@ func TestKeyInOverlapCannotManageKeys(t *testing.T) {
 // directory of the data dir is readable or writable by group or others (umask 077): pebble's files, the
 // chain's database, blob pool and contract file included. Before, 69 files were 0644.
 func TestDataDirAllPrivate(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	in := startServe(t, dir, nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"a": 1}, "to": "a@example.com"})
@@ -286,6 +290,7 @@ func TestDataDirAllPrivate(t *testing.T) {
 // delivery) is refused when the webhook is created, with a 400 naming --webhook-allow; the allow flag still
 // admits what it lists. (The same guard runs again at every dial, after DNS: internal/dialguard.)
 func TestWebhookSpecialAddressesRefused(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--webhook-allow", "127.0.0.1/32")
 	for _, host := range []string{"198.18.0.1", "198.19.255.254", "240.0.0.1", "255.255.255.254", "0.1.2.3",
 		"192.0.0.8", "[fec0::1]", "[64:ff9b::7f00:1]", "[64:ff9b:1:7f00:0:100::]", "[2002:7f00:1::]",
@@ -322,6 +327,7 @@ func signInRaw(t *testing.T, in *instance, sub, api string) (int, string) {
 // session table was shared by every business, so a business with valid keys could push out any other's.
 // And successful sign-ins spend the key's budget: a project limited to a burst of 3 gets 429 at the fourth.
 func TestConsoleSessionsPerBusiness(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	other := tenant(t, dir, "--business", "Other Inc", "--project", "P")
@@ -370,6 +376,7 @@ func TestConsoleSessionsPerBusiness(t *testing.T) {
 // before anything is pinned, exit 2, naming the well-known path; the well-known URL of the same serve
 // verifies. Before, any path was fetched and its answer pinned for the whole origin.
 func TestTrustURLRefusedOffItsPath(t *testing.T) {
+	t.Parallel()
 	rpcAddr := freePort(t)
 	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"trust": "path"}, "to": "a@example.com"})

@@ -13,6 +13,7 @@ import (
 // domain, its certificate trusted through SSL_CERT_FILE only: A claims the domain, publishes the DID document
 // seald answers, is verified; the document removed, the next check lapses the identity.
 func TestIdentityThroughBinary(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	host := startDIDHost(t)
 	domain, caFile := host.Domain, host.CAFile
@@ -98,6 +99,7 @@ func TestIdentityThroughBinary(t *testing.T) {
 // TestIdentityGuardRefusesLoopback: without --webhook-allow, the fetch of a domain on loopback is refused by
 // the outbound guard, and the check says so.
 func TestIdentityGuardRefusesLoopback(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	if r := in.post("/tenant/identity", map[string]any{"domain": "127.0.0.1:9"}); r.Status != http.StatusOK {
 		t.Fatalf("POST /tenant/identity = %d %s", r.Status, r.Raw)

@@ -19,6 +19,7 @@ import (
 // A's issuer block copied into B's fails; the page names A's verified domain and B as self-declared; the DID
 // document removed and checked again, the identity lapses and A's new proofs say self-declared.
 func TestIssuerThroughBinary(t *testing.T) {
+	t.Parallel()
 	host := startDIDHost(t)
 	domain, caFile := host.Domain, host.CAFile
 	dir := t.TempDir()
