@@ -87,19 +87,9 @@ func TestRevocationLandsWhileOthersFlip(t *testing.T) {
 // token read from the seal page.
 func consoleSignIn(t *testing.T, in *instance, sub, api string) (cookie, csrf string) {
 	t.Helper()
-	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.PostForm(in.URL+"/console/sign-in", url.Values{"subscription_key": {sub}, "api_key": {api}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	for _, c := range resp.Cookies() {
-		if c.Name == "seald_console" {
-			cookie = c.Value
-		}
-	}
-	if resp.StatusCode != http.StatusSeeOther || cookie == "" {
-		t.Fatalf("sign-in: %d, cookie %q", resp.StatusCode, cookie)
+	code, cookie := signInRaw(t, in, sub, api)
+	if code != http.StatusSeeOther || cookie == "" {
+		t.Fatalf("sign-in: %d, cookie %q", code, cookie)
 	}
 	code, _, page := consoleRequest(t, "GET", in.URL+"/console/seal", cookie, nil)
 	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page)
@@ -112,33 +102,8 @@ func consoleSignIn(t *testing.T, in *instance, sub, api string) (cookie, csrf st
 // consolePost posts a form of the signed-in console and returns the status, Retry-After and page.
 func consolePost(t *testing.T, in *instance, cookie, path string, form url.Values) (int, string, string) {
 	t.Helper()
-	req, err := http.NewRequest("POST", in.URL+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: "seald_console", Value: cookie})
-	client := &http.Client{Timeout: 60 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b strings.Builder
-	_, _ = fmt.Fprint(&b, readAll(resp))
-	return resp.StatusCode, resp.Header.Get("Retry-After"), b.String()
-}
-
-func readAll(resp *http.Response) string {
-	var b strings.Builder
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			return b.String()
-		}
-	}
+	resp, page := consoleExchange(t, "POST", in.URL+path, cookie, form)
+	return resp.StatusCode, resp.Header.Get("Retry-After"), page
 }
 
 // TestConsoleObeysRateLimits: a project limited to 0.2 requests a second with a burst of 3 cannot seal
