@@ -16,6 +16,7 @@ import (
 // TestAPICommands drives verify, seal and status through the binary against a running serve, as a user
 // would from a shell: keys from the data dir's credentials.json, or from the environment.
 func TestAPICommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	// The commands' traffic is checked against openapi.json too: they reach serve through a proxy whose

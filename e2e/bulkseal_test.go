@@ -18,6 +18,7 @@ import (
 // wait) while those within the wait keep it busy, as at full cost. The limit, its 503s and the retries are the
 // same, while 200 hashes at full cost took minutes of the suite (178 s on a loaded machine).
 func TestBulkSealPasswordsAtCapacity(t *testing.T) {
+	t.Parallel()
 	cheap := []string{"SEALD_TEST_PASSWORD_MEMORY=16384", "SEALD_TEST_PASSWORD_TIME=1", "SEALD_TEST_PASSWORD_WAIT=300ms"}
 	p := startProcess(t, buildBinary(t, "crashtest"), t.TempDir(), cheap, "--password-memory", "64")
 	in := p.in

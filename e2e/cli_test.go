@@ -20,6 +20,7 @@ func cli(t *testing.T, env map[string]string, args ...string) (string, error) {
 // TestOperatorCommands runs the key and record commands against a running serve on the same data dir, with
 // the data dir given through SEALD_DATA_DIR, and checks their effect through the API.
 func TestOperatorCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// The CLI is another process: the server learns of its key changes within the cache's TTL (API.md), short
 	// here so the test does not wait long.
@@ -124,6 +125,7 @@ func TestOperatorCommands(t *testing.T) {
 }
 
 func TestSecretsFilesArePrivate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	startServe(t, dir, nil).stop()
 	for _, name := range []string{"secrets.json", "credentials.json"} {
@@ -138,6 +140,7 @@ func TestSecretsFilesArePrivate(t *testing.T) {
 }
 
 func TestRateLimitPerKey(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--rate-limit", "1", "--rate-burst", "3")
 	codes := map[int]int{}
 	var last *response
@@ -158,6 +161,7 @@ func TestRateLimitPerKey(t *testing.T) {
 }
 
 func TestBodyLimitIsConfigurable(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--body-limit", "100")
 	r := in.post(authPath, map[string]any{"data": map[string]any{"x": strings.Repeat("a", 200)}, "to": "a@example.com"})
 	if r.Status != 413 {

@@ -61,6 +61,7 @@ func dirEntries(t *testing.T, dir string) []string {
 // not created fails, naming the path and how to create a store, and creates nothing: no seald.db, no
 // secrets.json, no ./seald-data.
 func TestCLIOperatorOpensOnlyAnExistingStore(t *testing.T) {
+	t.Parallel()
 	cwd := t.TempDir()
 	for _, args := range [][]string{
 		{"key", "list", "--data-dir", "./typo"},
@@ -112,6 +113,7 @@ func TestCLIOperatorOpensOnlyAnExistingStore(t *testing.T) {
 // that data dir use it without --url; a connection refused names the URL tried and how to change it; an
 // error of the API is printed with one "seald:" prefix; record history agrees in number.
 func TestCLIFindsServe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil) // on a free port, not 8080
 	b, err := os.ReadFile(filepath.Join(dir, "serve.url"))
@@ -181,6 +183,7 @@ func TestCLIFindsServe(t *testing.T) {
 // TestCLIConvention: usage errors exit 2, stray arguments are refused, -h shows the positional arguments and
 // only the flags the command uses, and version prints what `go version -m` reads in the binary.
 func TestCLIConvention(t *testing.T) {
+	t.Parallel()
 	cwd := t.TempDir()
 	t.Run("usage errors exit 2", func(t *testing.T) {
 		for _, args := range [][]string{

@@ -9,6 +9,7 @@ import (
 // the list is, not the usage with the error below it; a flag error is said once; -h, -help and --help of
 // the program, a group and a leaf command all print to stdout and exit 0.
 func TestCLIUsageOnce(t *testing.T) {
+	t.Parallel()
 	cwd := t.TempDir()
 	for _, c := range []struct {
 		args []string
@@ -46,6 +47,7 @@ func TestCLIUsageOnce(t *testing.T) {
 // and the way to write it (it said `not ""`), and tenant update labels every value it prints (a description
 // was an unlabelled "").
 func TestCLIMessagesNameWhatTheyShow(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	_, stderr, code := runCLI(t, t.TempDir(), "webhook", "add", "example.com/hook", "--data-dir", dir)

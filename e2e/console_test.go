@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -142,14 +143,21 @@ func (tb *tab) signIn(base string, o owner, shots string) {
 	tb.waitFor("records after sign-in", `location.pathname === '/console/records' && !!document.querySelector('h1')`)
 }
 
-// consoleRequest sends one request with a session cookie, not following redirects.
+// consoleRequest sends one request with a session cookie, not following redirects, and returns its status,
+// Location and page.
 func consoleRequest(t *testing.T, method, target, cookie string, form url.Values) (int, string, string) {
 	t.Helper()
-	var body *strings.Reader
+	resp, page := consoleExchange(t, method, target, cookie, form)
+	return resp.StatusCode, resp.Header.Get("Location"), page
+}
+
+// consoleExchange sends one request with a session cookie (a form when form is not nil), not following
+// redirects, and returns the answer and its body, read whole.
+func consoleExchange(t *testing.T, method, target, cookie string, form url.Values) (*http.Response, string) {
+	t.Helper()
+	body := strings.NewReader("")
 	if form != nil {
 		body = strings.NewReader(form.Encode())
-	} else {
-		body = strings.NewReader("")
 	}
 	req, err := http.NewRequest(method, target, body)
 	if err != nil {
@@ -159,22 +167,14 @@ func consoleRequest(t *testing.T, method, target, cookie string, form url.Values
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	req.AddCookie(&http.Cookie{Name: "seald_console", Value: cookie})
-	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := &http.Client{Timeout: 60 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var b strings.Builder
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	return resp.StatusCode, resp.Header.Get("Location"), b.String()
+	b, _ := io.ReadAll(resp.Body) // what arrived before an error is the page a browser would show
+	return resp, string(b)
 }
 
 // TestConsoleInBrowser drives the console of a real `seald serve` (embedded defaults) in headless Chromium:

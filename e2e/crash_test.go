@@ -22,6 +22,7 @@ const crashRecords = 4
 // e-mail's write the crash hit (inside the outbox's append, or after it and before the record's save). One
 // job runner (--workers 1) makes the crash hit exactly one step in flight, so the figures are exact.
 func TestCrashPoints(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "crashtest")
 	for _, c := range []struct {
 		point string
@@ -88,6 +89,7 @@ func TestCrashPoints(t *testing.T) {
 // Message-ID. The test pins that figure: exactly one duplicate, of the one message in flight, and none of
 // the others.
 func TestCrashAfterSMTPSend(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "crashtest")
 	mp := mailpittest.Start(t)
 	dir := t.TempDir()

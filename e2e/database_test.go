@@ -17,6 +17,8 @@ import (
 // lease of a step killed mid-way is released at the next start, so the record completes at once instead of
 // after --job-lease (an hour here). Before the engine was decided once (Config.UsesPostgres), serve took
 // any --database beginning with "postgres" for PostgreSQL while the store opened SQLite.
+//
+// Not parallel: its subtests change the working directory (t.Chdir), which is the whole process's.
 func TestDatabaseNamedPostgresIsSQLite(t *testing.T) {
 	bin := buildBinary(t, "crashtest") // before Chdir: it builds the package of the working directory
 	for _, spec := range []string{"postgres.db", "./postgres.db"} {

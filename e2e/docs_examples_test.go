@@ -14,6 +14,7 @@ import (
 // TestDocumentedAnswers compares the answers docs/operations.md shows for /healthz and /readyz with what a
 // serve on the defaults answers: the same JSON, envelope included.
 func TestDocumentedAnswers(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +48,7 @@ func TestDocumentedAnswers(t *testing.T) {
 // TestSubcommandHelp runs the real binary: every command and command group answers -h with its own usage
 // and exit status 0, and a flag that would be ignored is an error instead.
 func TestSubcommandHelp(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	for _, args := range [][]string{
 		{"tenant", "-h"}, {"key", "-h"}, {"keys", "-h"}, {"record", "-h"}, {"project", "-h"}, {"proof", "-h"},
@@ -69,6 +71,7 @@ func TestSubcommandHelp(t *testing.T) {
 // TestNoProgressFramesWhenPiped: `seald seal` with its stderr on a pipe writes no progress-bar frames
 // (carriage returns), only the summary line.
 func TestNoProgressFramesWhenPiped(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	bin := buildBinary(t, "")
 	file := writeTemp(t, "records.jsonl", []byte(`{"data":{"n":1},"to":"a@example.com"}`+"\n"+`{"data":{"n":2},"to":"a@example.com"}`+"\n"))
@@ -89,6 +92,7 @@ func TestNoProgressFramesWhenPiped(t *testing.T) {
 // TestSecondEmbeddedIPFSInstanceRefused: two instances on one PostgreSQL database with the embedded IPFS
 // store would each hold only the envelopes they stored; the second is refused at start, naming --ipfs.
 func TestSecondEmbeddedIPFSInstanceRefused(t *testing.T) {
+	t.Parallel()
 	dsn := freshPostgresSchema(t)
 	first := t.TempDir()
 	startServe(t, first, nil, "--database", dsn)
@@ -113,6 +117,7 @@ func TestSecondEmbeddedIPFSInstanceRefused(t *testing.T) {
 // TestCLIErrorsInUserTerms runs the real binary: an operator command about something that does not exist
 // names that thing, never the package or function that looked for it.
 func TestCLIErrorsInUserTerms(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	startServe(t, dir, nil).stop() // the operator commands open only a store serve created

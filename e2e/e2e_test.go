@@ -49,6 +49,7 @@ func tenant(t *testing.T, dataDir string, args ...string) map[string]string {
 }
 
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil, "--webhook-allow", "127.0.0.1/32")
 

@@ -224,6 +224,7 @@ func TestEOSOnEOSEVMStandIn(t *testing.T) {
 // JSON-RPC endpoint, when it serves another chain id than --eos-chain-id, and when a transaction setting is
 // not one it knows.
 func TestEOSChainRefusedAtStart(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	g := gethtest.Start(t, gethtest.Options{ChainID: 15557})
 	eos := eosevmtest.Start(t, g, nil)

@@ -183,6 +183,7 @@ func (e *erased) checkOutbox(t *testing.T, dir string) {
 // password hash, its plaintext or the markers of its e-mail. A record sealed beside it still downloads and
 // its e-mail is still in the outbox.
 func TestErasureLeavesNothingOnDisk(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	e := sealAndErase(t, in, erasureStore{
@@ -199,6 +200,7 @@ func TestErasureLeavesNothingOnDisk(t *testing.T) {
 // logs), while serve runs and after it stops, holds the erased record's key, password hash, plaintext or
 // e-mail. The other record still downloads and its e-mail stays in the outbox.
 func TestErasureLeavesNothingOnDiskPostgres(t *testing.T) {
+	t.Parallel()
 	dsn := freshPostgresSchema(t)
 	db, err := pgx.Connect(t.Context(), dsn)
 	if err != nil {

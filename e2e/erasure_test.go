@@ -76,6 +76,7 @@ func checkErased(t *testing.T, in *instance, ref, hash, cid string, data map[str
 // verification by every identifier and the proof bundle (`seald proof verify`) still pass; a second erasure
 // changes nothing, another business and an unknown reference get 404, and a bad retention 400.
 func TestErasure(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rpc := freePort(t)
 	in := startServe(t, dir, nil, "--chain-rpc-addr", rpc)
@@ -176,6 +177,7 @@ func TestErasure(t *testing.T) {
 // serves it, download is 410 and verification still answers; pinned again while serve is stopped, the sweep at
 // the next start unpins it again.
 func TestErasureKubo(t *testing.T) {
+	t.Parallel()
 	kubo := kubotest.Start(t)
 	in := startServe(t, t.TempDir(), nil, "--ipfs", kubo.APIURL)
 	data := map[string]any{"payslip": "2026-10", "net": 1234}
@@ -228,6 +230,7 @@ func TestErasureKubo(t *testing.T) {
 // TestEraseKill9 kills the binary (as kill -9 would) right after an erasure is committed, before its stored
 // copy is deleted, and checks that the copy was still there and that the restart deletes it.
 func TestEraseKill9(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "crashtest")
 	for _, point := range []string{seald.CrashAfterEraseSave, seald.CrashAfterBlobDelete} {
 		t.Run(point, func(t *testing.T) {
@@ -282,6 +285,7 @@ func TestEraseKill9(t *testing.T) {
 // TestRetention runs the binary with a test clock (crashtest builds only): two projects keep copies one day
 // and three days; two days on, the sweep erases the first project's record and not the second's.
 func TestRetention(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "crashtest")
 	dir := t.TempDir()
 	p := startProcess(t, bin, dir, nil, "--retention-every", "100ms")
@@ -322,6 +326,7 @@ func TestRetention(t *testing.T) {
 // database (erasures.log in the data dir) makes the next start erase it again before anything is served, so
 // the download stays 410 and the record shows its erasure.
 func TestErasureSurvivesBackupRestore(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	backup := t.TempDir()

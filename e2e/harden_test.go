@@ -23,6 +23,7 @@ import (
 // the record ends REVOKED and its revocation is queued for the chain. Before, the CLI failed with "record R
 // is SUSPENDED, not ACTIVE".
 func TestRevocationLandsWhileOthersFlip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	env := map[string]string{"SEALD_DATA_DIR": dir}
@@ -86,19 +87,9 @@ func TestRevocationLandsWhileOthersFlip(t *testing.T) {
 // token read from the seal page.
 func consoleSignIn(t *testing.T, in *instance, sub, api string) (cookie, csrf string) {
 	t.Helper()
-	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.PostForm(in.URL+"/console/sign-in", url.Values{"subscription_key": {sub}, "api_key": {api}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	for _, c := range resp.Cookies() {
-		if c.Name == "seald_console" {
-			cookie = c.Value
-		}
-	}
-	if resp.StatusCode != http.StatusSeeOther || cookie == "" {
-		t.Fatalf("sign-in: %d, cookie %q", resp.StatusCode, cookie)
+	code, cookie := signInRaw(t, in, sub, api)
+	if code != http.StatusSeeOther || cookie == "" {
+		t.Fatalf("sign-in: %d, cookie %q", code, cookie)
 	}
 	code, _, page := consoleRequest(t, "GET", in.URL+"/console/seal", cookie, nil)
 	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page)
@@ -111,33 +102,8 @@ func consoleSignIn(t *testing.T, in *instance, sub, api string) (cookie, csrf st
 // consolePost posts a form of the signed-in console and returns the status, Retry-After and page.
 func consolePost(t *testing.T, in *instance, cookie, path string, form url.Values) (int, string, string) {
 	t.Helper()
-	req, err := http.NewRequest("POST", in.URL+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: "seald_console", Value: cookie})
-	client := &http.Client{Timeout: 60 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b strings.Builder
-	_, _ = fmt.Fprint(&b, readAll(resp))
-	return resp.StatusCode, resp.Header.Get("Retry-After"), b.String()
-}
-
-func readAll(resp *http.Response) string {
-	var b strings.Builder
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			return b.String()
-		}
-	}
+	resp, page := consoleExchange(t, "POST", in.URL+path, cookie, form)
+	return resp.StatusCode, resp.Header.Get("Retry-After"), page
 }
 
 // TestConsoleObeysRateLimits: a project limited to 0.2 requests a second with a burst of 3 cannot seal
@@ -145,6 +111,7 @@ func readAll(resp *http.Response) string {
 // Retry-After and a readable message, and so is the next form once the budget is spent; nothing is sealed.
 // Before, three such posts sealed 300 records while the API answered 429.
 func TestConsoleObeysRateLimits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	tn := tenant(t, dir, "--business", "Limited Inc", "--project", "P", "--rate-limit", "0.2", "--rate-burst", "3")
@@ -201,6 +168,7 @@ func keyByPrefix(t *testing.T, dir, secret string) map[string]any {
 // revoke its successor: every route that changes keys answers 403 with the reason. A rotation by the
 // operator never extends the expiry either. Before, the leaked key kept itself alive.
 func TestKeyInOverlapCannotManageKeys(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil, "--auth-cache-ttl", "200ms")
 	cookie, csrf := consoleSignIn(t, in, in.Sub, in.API)
@@ -260,6 +228,7 @@ func TestKeyInOverlapCannotManageKeys(t *testing.T) {
 // directory of the data dir is readable or writable by group or others (umask 077): pebble's files, the
 // chain's database, blob pool and contract file included. Before, 69 files were 0644.
 func TestDataDirAllPrivate(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	in := startServe(t, dir, nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"a": 1}, "to": "a@example.com"})
@@ -286,6 +255,7 @@ func TestDataDirAllPrivate(t *testing.T) {
 // delivery) is refused when the webhook is created, with a 400 naming --webhook-allow; the allow flag still
 // admits what it lists. (The same guard runs again at every dial, after DNS: internal/dialguard.)
 func TestWebhookSpecialAddressesRefused(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--webhook-allow", "127.0.0.1/32")
 	for _, host := range []string{"198.18.0.1", "198.19.255.254", "240.0.0.1", "255.255.255.254", "0.1.2.3",
 		"192.0.0.8", "[fec0::1]", "[64:ff9b::7f00:1]", "[64:ff9b:1:7f00:0:100::]", "[2002:7f00:1::]",
@@ -322,6 +292,7 @@ func signInRaw(t *testing.T, in *instance, sub, api string) (int, string) {
 // session table was shared by every business, so a business with valid keys could push out any other's.
 // And successful sign-ins spend the key's budget: a project limited to a burst of 3 gets 429 at the fourth.
 func TestConsoleSessionsPerBusiness(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	other := tenant(t, dir, "--business", "Other Inc", "--project", "P")
@@ -370,6 +341,7 @@ func TestConsoleSessionsPerBusiness(t *testing.T) {
 // before anything is pinned, exit 2, naming the well-known path; the well-known URL of the same serve
 // verifies. Before, any path was fetched and its answer pinned for the whole origin.
 func TestTrustURLRefusedOffItsPath(t *testing.T) {
+	t.Parallel()
 	rpcAddr := freePort(t)
 	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"trust": "path"}, "to": "a@example.com"})

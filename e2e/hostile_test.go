@@ -46,6 +46,7 @@ func rawCall(t *testing.T, in *instance, method, path string, header http.Header
 // TestKeyHeaderTwice: either key header given twice is refused with 400 naming it, whichever copy is the
 // right key: a proxy in front may have checked the other one.
 func TestKeyHeaderTwice(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	path := verifyBase + "hash?hash=" + strings.Repeat("0", 64)
 	for name, h := range map[string]http.Header{
@@ -73,6 +74,7 @@ func TestKeyHeaderTwice(t *testing.T) {
 // TestDeclaredLengthOverLimit: a request declaring a body over --body-limit is answered 413 at once, without
 // a 100 Continue inviting the body and without waiting for it; no answer names a socket address.
 func TestDeclaredLengthOverLimit(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--body-limit", "65536")
 	conn, err := net.Dial("tcp", strings.TrimPrefix(in.URL, "http://"))
 	if err != nil {
@@ -114,6 +116,7 @@ func TestDeclaredLengthOverLimit(t *testing.T) {
 // another's valid keys away: valid keys are served even from the address that failed, and with the proxy
 // trusted, each forwarded client has its own budget of failures.
 func TestFailedAuthCannotLockOutOthers(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--trusted-proxies", "127.0.0.1")
 	path := verifyBase + "hash?hash=" + strings.Repeat("0", 64)
 	as := func(client, api string) int {
@@ -158,6 +161,7 @@ func TestFailedAuthCannotLockOutOthers(t *testing.T) {
 // TestDefaultRateLimitAllowsBursts: with the default per-key limit, one client's 300 concurrent requests
 // are all served; the old default (50/s, burst 100) answered most of them 429.
 func TestDefaultRateLimitAllowsBursts(t *testing.T) {
+	t.Parallel()
 	var cfg wiring.Config
 	fs := wiring.FlagSet("serve", &cfg, true)
 	rate, burst := fs.Lookup("rate-limit").DefValue, fs.Lookup("rate-burst").DefValue
@@ -184,6 +188,7 @@ func TestDefaultRateLimitAllowsBursts(t *testing.T) {
 // TestClientGoneIsNotAFault: clients that hang up in the middle of their seals are neither answered nor
 // logged as server errors: the server logs them at INFO as 499.
 func TestClientGoneIsNotAFault(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	body := `{"data":{"a":"` + strings.Repeat("x", 200_000) + `"},"to":"a@example.com"}`
 	var wg sync.WaitGroup
@@ -215,6 +220,7 @@ func TestClientGoneIsNotAFault(t *testing.T) {
 // 64 MiB hashes and the requests in flight (it reached 3-5 GiB when nothing bounded the hashing). The growth is
 // bounded, not the peak: what the process holds before depends on the machine's load, 100-145 MB in CI.
 func TestPasswordMemoryBounded(t *testing.T) {
+	t.Parallel()
 	p := startProcess(t, buildBinary(t, ""), t.TempDir(), nil)
 	in := p.in
 	in.t = t
@@ -291,6 +297,7 @@ func procStatusKB(t *testing.T, pid int, field string) int {
 // saying "changed from X to Y" is a change the store made: as many such answers as rows in the audit trail,
 // and each answer's pair is one of the trail's.
 func TestConcurrentStatusChangesAnswerTruly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"status": "race"}, "to": "a@example.com"})
@@ -339,6 +346,7 @@ func TestConcurrentStatusChangesAnswerTruly(t *testing.T) {
 // local part in to or cc) is a 400 naming the member at intake; it used to be a 201 and then a record FAILED
 // with EMAIL_ERROR and no mail.
 func TestMailerRefusalsAtIntake(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	for _, c := range []struct{ member, value string }{
 		{"subject", "Hello\x00"}, {"subject", "Hello\x07"}, {"subject", "Hello\x7f"}, {"subject", "\x1b[31mHello"},
@@ -360,6 +368,7 @@ func TestMailerRefusalsAtIntake(t *testing.T) {
 // TestFreeTextLimits: a status change's reason and a tenant's names have length limits, and a value over one
 // is a 400 (or the CLI's error) naming the limit; 20 changes with a 1 MB reason once grew the database 23 MiB.
 func TestFreeTextLimits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"x": 1}, "to": "a@example.com"})
@@ -384,6 +393,7 @@ func TestFreeTextLimits(t *testing.T) {
 // TestOtherProjectOfBusinessIsOwner: the owner of a record is its business, so every project of the business
 // may read its status, change it and download its data (docs/api.md, "Owner"); another business gets 404.
 func TestOtherProjectOfBusinessIsOwner(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	a := tenant(t, dir, "--business", "Acme", "--project", "Sealing")
@@ -411,6 +421,7 @@ func TestOtherProjectOfBusinessIsOwner(t *testing.T) {
 // hash under another codec, as dag-pb or CIDv0, was a 500); verification by CID accepts the stored CID in any
 // multibase.
 func TestCIDEncodings(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"cid": "encodings"}, "to": "a@example.com"})
 	ref := str(r.Body, "data.reference")
@@ -455,6 +466,7 @@ func TestCIDEncodings(t *testing.T) {
 // noncharacters. Every number a double holds is sealed as sent, however large (issue 31: a JavaScript
 // client's -333333333333333400 was refused).
 func TestIJSONRefused(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	for data, want := range map[string]string{
 		`{"a":9007199254740993}`:    "data.a: number 9007199254740993 would become 9007199254740992",
@@ -489,6 +501,7 @@ func TestIJSONRefused(t *testing.T) {
 // pipeline, no file of the data dir (the database, its WAL, IPFS blocks, outbox, chain) holds their markers.
 // The payload waiting for the IPFS step used to be kept in the clear, and its deleted rows stayed readable.
 func TestNoPlaintextAtRest(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	var refs, markers []string
@@ -527,6 +540,7 @@ func TestNoPlaintextAtRest(t *testing.T) {
 // TestProjectRateLimit: a project's own rate, set at `tenant create` and changed with `project rate`, bounds
 // each of its keys; other projects keep the server's.
 func TestProjectRateLimit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil, "--rate-limit", "1000", "--rate-burst", "2000", "--auth-cache-ttl", "200ms")
 	slow := tenant(t, dir, "--business", "Slow", "--project", "P", "--rate-limit", "0.5", "--rate-burst", "3")

@@ -2,14 +2,10 @@ package e2e
 
 import (
 	"encoding/json"
-	"encoding/pem"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -17,26 +13,10 @@ import (
 // domain, its certificate trusted through SSL_CERT_FILE only: A claims the domain, publishes the DID document
 // seald answers, is verified; the document removed, the next check lapses the identity.
 func TestIdentityThroughBinary(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
-	var mu sync.Mutex
-	var doc []byte
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		b := doc
-		mu.Unlock()
-		if b == nil || r.URL.Path != "/.well-known/did.json" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/did+json")
-		w.Write(b)
-	}))
-	defer srv.Close()
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	domain := strings.TrimPrefix(srv.URL, "https://")
+	host := startDIDHost(t)
+	domain, caFile := host.Domain, host.CAFile
 	dataDir := t.TempDir()
 	p := startProcess(t, bin, dataDir, []string{"SSL_CERT_FILE=" + caFile}, "--webhook-allow", "127.0.0.1")
 	in := p.in
@@ -49,7 +29,7 @@ func TestIdentityThroughBinary(t *testing.T) {
 	if want := "did:web:" + strings.Replace(domain, ":", "%3A", 1); did != want {
 		t.Fatalf("did = %q, want %q", did, want)
 	}
-	if got := str(set.Body, "data.document_url"); got != srv.URL+"/.well-known/did.json" {
+	if got := str(set.Body, "data.document_url"); got != host.URL+"/.well-known/did.json" {
 		t.Fatalf("document_url = %q", got)
 	}
 	if str(set.Body, "data.state") != "pending" {
@@ -87,9 +67,7 @@ func TestIdentityThroughBinary(t *testing.T) {
 	}
 
 	// Publish the document exactly as seald answered it.
-	mu.Lock()
-	doc = raw.Data.Document
-	mu.Unlock()
+	host.publish(raw.Data.Document)
 	out, err = cliRun("identity", "check")
 	if err != nil || !strings.Contains(out, "state:  verified") || !strings.Contains(out, "verified at: ") || !strings.Contains(out, mb) {
 		t.Fatalf("seald identity check after publishing: %v\n%s", err, out)
@@ -100,9 +78,7 @@ func TestIdentityThroughBinary(t *testing.T) {
 	}
 
 	// The document removed: the check lapses the identity, and says why.
-	mu.Lock()
-	doc = nil
-	mu.Unlock()
+	host.publish(nil)
 	check := in.post("/tenant/identity/check", nil)
 	if check.Status != http.StatusOK || str(check.Body, "data.state") != "lapsed" || !strings.Contains(str(check.Body, "data.reason"), "404") {
 		t.Fatalf("check after removal = %d %s", check.Status, check.Raw)
@@ -123,6 +99,7 @@ func TestIdentityThroughBinary(t *testing.T) {
 // TestIdentityGuardRefusesLoopback: without --webhook-allow, the fetch of a domain on loopback is refused by
 // the outbound guard, and the check says so.
 func TestIdentityGuardRefusesLoopback(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	if r := in.post("/tenant/identity", map[string]any{"domain": "127.0.0.1:9"}); r.Status != http.StatusOK {
 		t.Fatalf("POST /tenant/identity = %d %s", r.Status, r.Raw)

@@ -80,6 +80,7 @@ func revokeAtOnce(t *testing.T, in *instance, rpcURL string) {
 
 // TestRevokeBeforeMinedEmbedded revokes records right after the 201 on the embedded chain.
 func TestRevokeBeforeMinedEmbedded(t *testing.T) {
+	t.Parallel()
 	rpcAddr := freePort(t)
 	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr, "--batch-wait", "1s")
 	for range 3 {
@@ -105,6 +106,7 @@ func TestRevokeBeforeMinedGeth(t *testing.T) {
 // TestSameHashAnswersOldestActiveProof: when several records hold one hash, a verification by hash or by data
 // answers the caller's own record, else the earliest anchored ACTIVE one, and says how many there are.
 func TestSameHashAnswersOldestActiveProof(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	a := tenant(t, dir, "--business", "First Co", "--project", "P", "--privacy", "PUBLIC")
@@ -283,6 +285,7 @@ func TestStoppedLeaderIsFenced(t *testing.T) {
 // anchoring (new batches, new attempts) rather than retrying one batch for ever. Restarted with a sound
 // limit, the same data dir anchors the record.
 func TestRevertedBatchIsRequeued(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil, "--anchor-gas-limit", "30000")
 	r := in.post(authPath, map[string]any{"data": map[string]any{"revert": strconv.FormatInt(time.Now().UnixNano(), 10)}, "to": "a@example.com"})
@@ -326,6 +329,7 @@ func TestRevertedBatchIsRequeued(t *testing.T) {
 // --max-backlog 3: the records waiting show per state in /metrics with the age of the oldest, and past the
 // limit a seal is refused with 503, Retry-After and X-Seald-Backpressure in its envelope, nothing stored.
 func TestBacklogPushesBack(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--anchor-gas-limit", "30000", "--max-backlog", "3")
 	seal := func(n int) *response {
 		return in.post(authPath, map[string]any{"data": map[string]any{"backlog": n}, "to": "a@example.com"})

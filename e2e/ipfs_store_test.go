@@ -18,6 +18,7 @@ import (
 // logs it, serves every old file at /ipfs/{cid} with the bytes of that CID, and seals new records into the
 // migrated store. A second serve on the same data dir is refused with an error naming the store's directory.
 func TestEmbeddedIPFSFlatfsDataDirMigrated(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	fixture := filepath.Join("..", "ipfs", "testdata")

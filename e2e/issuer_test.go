@@ -2,15 +2,12 @@ package e2e
 
 import (
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -22,25 +19,9 @@ import (
 // A's issuer block copied into B's fails; the page names A's verified domain and B as self-declared; the DID
 // document removed and checked again, the identity lapses and A's new proofs say self-declared.
 func TestIssuerThroughBinary(t *testing.T) {
-	var mu sync.Mutex
-	var doc []byte
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		b := doc
-		mu.Unlock()
-		if b == nil || r.URL.Path != "/.well-known/did.json" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/did+json")
-		w.Write(b)
-	}))
-	defer srv.Close()
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	domain := strings.TrimPrefix(srv.URL, "https://")
+	t.Parallel()
+	host := startDIDHost(t)
+	domain, caFile := host.Domain, host.CAFile
 	dir := t.TempDir()
 	rpcAddr := freePort(t)
 	rpc := "http://" + rpcAddr
@@ -61,9 +42,7 @@ func TestIssuerThroughBinary(t *testing.T) {
 	if err := json.Unmarshal(set.Raw, &raw); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	doc = raw.Data.Document
-	mu.Unlock()
+	host.publish(raw.Data.Document)
 	if c := in.post("/tenant/identity/check", nil); c.Status != http.StatusOK || str(c.Body, "data.state") != "verified" {
 		t.Fatalf("identity check = %d %s", c.Status, c.Raw)
 	}
@@ -177,9 +156,7 @@ func TestIssuerThroughBinary(t *testing.T) {
 		}
 	})
 	t.Run("the document removed, the identity lapses and new proofs say self-declared", func(t *testing.T) {
-		mu.Lock()
-		doc = nil
-		mu.Unlock()
+		host.publish(nil)
 		if c := in.post("/tenant/identity/check", nil); c.Status != http.StatusOK || str(c.Body, "data.state") != "lapsed" {
 			t.Fatalf("identity check after removal = %d %s", c.Status, c.Raw)
 		}

@@ -13,6 +13,7 @@ import (
 // token ids are unique, records whose answer the kill cut off are either absent or completed too, and the
 // chain minted exactly one token per record kept.
 func TestKill9UnderLoad(t *testing.T) {
+	t.Parallel()
 	const clients, kills = 8, 5
 	bin := buildBinary(t, "")
 	dir := t.TempDir()

@@ -66,6 +66,7 @@ next:
 // requests by route and status, every step, the batch and its gas, the e-mail, the IPFS bytes, the leader
 // gauge, the queue depth and the signer balance.
 func TestMetricsAfterSealing(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	before := scrape(t, in.URL)
 	if v, ok := sample(before, "seald_mails_total", map[string]string{"result": "sent"}); !ok || v != 0 {
@@ -141,6 +142,7 @@ func TestMetricsAfterSealing(t *testing.T) {
 
 // TestMetricsOff: with --metrics off there is no /metrics route (a JSON 404), and the API still works.
 func TestMetricsOff(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--metrics", "off")
 	r := in.call("GET", "/metrics", "", "", "", nil)
 	if r.Status != 404 {

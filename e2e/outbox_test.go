@@ -22,6 +22,7 @@ import (
 // aside, and appends the next record's message after the whole ones: the mbox reads as exactly the messages
 // sent, and the send log keeps counting the old sends with the new.
 func TestServeOutboxMbox(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	outbox := filepath.Join(dir, "outbox")
@@ -131,6 +132,7 @@ func TestServeOutboxMbox(t *testing.T) {
 // record is COMPLETED and outbox.mbox, read whole as a mail tool reads it, holds exactly one message per
 // record, as sent.log counts them.
 func TestKill9OutboxOnce(t *testing.T) {
+	t.Parallel()
 	const clients, perRound = 8, 150
 	bin := buildBinary(t, "crashtest")
 	dir := t.TempDir()

@@ -615,6 +615,7 @@ func rfc8785Inputs() []string {
 // TestPageClientGoneIsNotAFault: readers who close a /v/ page while it loads, many at once, are counted as
 // the API's hang-ups are: no 5xx in /metrics for the page's route and nothing logged at ERROR.
 func TestPageClientGoneIsNotAFault(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"page": "gone"}, "to": "a@example.com"})
 	ref := str(r.Body, "data.reference")

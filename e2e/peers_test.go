@@ -70,6 +70,7 @@ func TestServeWithKubo(t *testing.T) {
 // its recipients and parts; a server that rejects the recipient ends the mail step in FAILED while the
 // record stays verifiable.
 func TestServeWithSMTP(t *testing.T) {
+	t.Parallel()
 	mp := mailpittest.Start(t, mailpittest.WithChaos())
 	in := startServe(t, t.TempDir(), nil, "--smtp", mp.PlainURL, "--mail-from", "Séald Notary <notary@seald.test>")
 	var refs []string

@@ -326,6 +326,7 @@ func proofSuite(t *testing.T, in *instance, rpc, chainWords string, other func(t
 
 // TestPrivateRecordHasNoPublicProof: a PRIVATE record's bundle is not served without keys.
 func TestPrivateRecordHasNoPublicProof(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	priv := tenant(t, dir, "--business", "Quiet Co", "--project", "P", "--privacy", "PRIVATE")
@@ -371,6 +372,7 @@ func jsonNotFound(t *testing.T, url string) string {
 // TestDevelopmentChainLabelled: the embedded chain is named a development chain in /readyz, the page and the
 // start-up log, and a --chain-rpc-addr someone else holds is refused naming the flag.
 func TestDevelopmentChainLabelled(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	r := in.get("/readyz")
@@ -476,6 +478,7 @@ func TestKeyRotationKeepsRecords(t *testing.T) {
 // TestTokenURI: the contract's tokenURI names the service's metadata for every token, set by the anchor
 // leader; the metadata of a PUBLIC record links its page, a PRIVATE one's says only that it exists.
 func TestTokenURI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rpcAddr := freePort(t)
 	in := startServe(t, dir, nil, "--chain-rpc-addr", rpcAddr)

@@ -295,6 +295,7 @@ func (tb *tab) shots(dir, name string) {
 // chain's own JSON-RPC (--chain-rpc-addr) unless --public-rpc says otherwise; the standalone checker is a
 // download.
 func TestProofCheckDefaultsToEmbeddedRPC(t *testing.T) {
+	t.Parallel()
 	rpcAddr := freePort(t)
 	in := startServe(t, t.TempDir(), nil, "--chain-rpc-addr", rpcAddr)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"deed": "plot 9"}, "to": "a@example.com"})

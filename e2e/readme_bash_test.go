@@ -20,6 +20,7 @@ import (
 // are the test's own, through the variables serve and the block read (SEALD_ADDR, SEALD_CHAIN_RPC_ADDR), so
 // that it runs beside other tests. TestReadmeAnswers compares the answers the README shows with real ones.
 func TestReadmeWalkthrough(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Fatal("bash is needed: the README's walk-through is bash")
 	}

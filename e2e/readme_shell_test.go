@@ -172,6 +172,7 @@ func parseShell(src string, first int) ([]shellCmd, error) {
 
 // TestParseShell pins the parts of sh the walk-through relies on.
 func TestParseShell(t *testing.T) {
+	t.Parallel()
 	src := "A=(-H \"x: $B\")  # arr\ncurl -s \"${A[@]}\" $B/p \\\n  -d '{\"a\":1,\n \"b\":2}'\n# {\"ok\":1}\nX=$(jq -r .k f)\n"
 	cmds, err := parseShell(src, 10)
 	if err != nil {

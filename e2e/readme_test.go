@@ -83,6 +83,7 @@ func readmeHandFilled(t *testing.T, readme string) []string {
 // TestReadmeHandFilledCheck: the check finds each kind of value to fill in by hand, and passes the lines
 // that read every value from an earlier answer.
 func TestReadmeHandFilledCheck(t *testing.T) {
+	t.Parallel()
 	bad := []string{`REF=D-…`, `curl "$B/verify/hash?hash=<64 hex>"`, `curl "$B/ipfs/<cid>"`, `seald key revoke --id key_…`,
 		`seald key revoke --id key_ABCDEFGHJKMNPQRS`, `curl $B/webhooks/wh_7f3k2m9q/deliveries`,
 		`seald status D-0b2c4d6e-1a2b-4c3d-8e9f-001122334455`, `curl "$B/verify/hash?hash=` + strings.Repeat("ab", 32) + `"`,
@@ -109,6 +110,7 @@ func TestReadmeHandFilledCheck(t *testing.T) {
 // receiver that checks its signature; every `seald` line runs the built binary and must exit 0, the offline
 // proof check against the embedded chain included.
 func TestReadmeAnswers(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -85,6 +85,7 @@ func (p *process) terminate(t *testing.T) {
 // middle of new work, and checks after each start that every token stays verifiable, that every accepted
 // record completes, and that no token is given twice.
 func TestRestartAndKill9KeepTokens(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	p := startProcess(t, bin, dir, nil)
@@ -133,6 +134,7 @@ func TestRestartAndKill9KeepTokens(t *testing.T) {
 // TestEmptyEnvironmentTurnsOff runs the real binary with SEALD_CHAIN_RPC_ADDR set to "": the embedded
 // chain serves no JSON-RPC, as the README says, instead of falling back to the default address.
 func TestEmptyEnvironmentTurnsOff(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--log-level", "info")
 	cmd.Env = append(os.Environ(), "SEALD_CHAIN_RPC_ADDR=")

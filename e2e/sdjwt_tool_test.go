@@ -18,6 +18,7 @@ import (
 // disclosures changed from MSc to PhD printed "ok" with the genuine MSc, so a reader of the file saw PhD
 // "verified". The presentation is made by serve (embedded chain) and `seald disclose`.
 func TestVerifySDJWTVisibleMembers(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"name": "Ada Lovelace", "degree": "MSc Mathematics",
 		"grade": "A+"}, "to": "a@example.com"})

@@ -23,6 +23,7 @@ import (
 // never 403, so that existence does not leak); the status record, status changes and download are for the
 // owner only, whatever the privacy. No answer carries a key.
 func TestTenantIsolationMatrix(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := startServe(t, dir, nil)
 	pub := tenant(t, dir, "--business", "Owner Co", "--project", "Public", "--privacy", "PUBLIC")
@@ -150,6 +151,7 @@ func TestTenantIsolationMatrix(t *testing.T) {
 // TestAuthFailuresSlowedDown: one address that keeps presenting wrong keys is answered 429 with Retry-After
 // once past a burst; its right keys are still served.
 func TestAuthFailuresSlowedDown(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	codes := map[int]int{}
 	var limited *response
@@ -179,6 +181,7 @@ func TestAuthFailuresSlowedDown(t *testing.T) {
 // TestHeaderInjection: CR or LF in a member that ends up in an e-mail header is refused with 400 naming the
 // member; a client's X-Request-Id that is not plain safe text is replaced by the server's own.
 func TestHeaderInjection(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	for _, c := range []struct{ member, value string }{
 		{"subject", "Hello\r\nBcc: victim@example.com"},
@@ -217,6 +220,7 @@ func TestHeaderInjection(t *testing.T) {
 // TestDeepAndHugeJSON: on every route that takes a body, JSON nested deeper than the limit is a 400 naming
 // the limit, and a body over --body-limit is a 413, each in the operation's envelope.
 func TestDeepAndHugeJSON(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil, "--body-limit", "65536")
 	routes := []struct{ method, path string }{
 		{"POST", authPath},
@@ -251,6 +255,7 @@ func TestDeepAndHugeJSON(t *testing.T) {
 // timeouts, has its connection closed by the server. The timeouts are shortened for the test; what is
 // asserted is that the server ends the connection, not how fast.
 func TestSlowClients(t *testing.T) {
+	t.Parallel()
 	saved := httpapi.Timeouts
 	t.Cleanup(func() { httpapi.Timeouts = saved })
 	httpapi.Timeouts.ReadHeader, httpapi.Timeouts.Read = 500*time.Millisecond, time.Second
@@ -300,6 +305,7 @@ func TestSlowClients(t *testing.T) {
 // TestDataDirFilesPrivate: after a run with records sealed and mailed, every file holding a secret, key or
 // recipient is 0600 and the data dir 0700.
 func TestDataDirFilesPrivate(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	in := startServe(t, dir, nil)
 	r := in.post(authPath, map[string]any{"data": map[string]any{"a": 1}, "to": "a@example.com"})

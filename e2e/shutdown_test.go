@@ -12,6 +12,7 @@ import (
 // leased, which would hold its record back for the whole lease (here 10 minutes) on a shared database. Then
 // a restart completes every record.
 func TestSIGTERMReleasesClaims(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	p := startProcess(t, bin, dir, nil, "--job-lease", "10m")

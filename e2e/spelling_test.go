@@ -11,6 +11,7 @@ import (
 // integer literal no double holds and that is not its own canonical form (2^53+1) is still a 400 (RFC 7493),
 // while 2^53 and -333333333333333400 stay accepted.
 func TestSealAnySpellingOfADouble(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	for sent, shortest := range map[string]string{
 		`{"rfc":333333333.33333329}`:                         `{"rfc":333333333.3333333}`,

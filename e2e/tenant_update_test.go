@@ -12,6 +12,7 @@ import (
 // transactions, and one of two concurrent updates was lost), and a value with NUL or another control
 // character is a 400 naming the member, with nothing written.
 func TestTenantUpdateWritesOnlyWhatIsGiven(t *testing.T) {
+	t.Parallel()
 	in := startServe(t, t.TempDir(), nil)
 	update := func(body map[string]any) *response {
 		return in.call("PUT", "/tenant/update", in.Sub, in.API, "application/json", body)

@@ -203,6 +203,7 @@ func seal(t *testing.T, in *instance, n int) string {
 // deliveries are listed with their attempts and answer; a replay sends the same event id; another business
 // gets 404 for every webhook operation; a URL of another scheme is a 400 naming url; the CLI does the same.
 func TestWebhooks(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	p := startProcess(t, bin, dir, nil, "--webhook-allow", "127.0.0.1/32", "--webhook-retry-min", "50ms", "--webhook-retry-max", "500ms")
@@ -353,6 +354,7 @@ func TestWebhooks(t *testing.T) {
 // TestWebhookReceiverDownThenUp: while the receiver is down the delivery is retried, visibly (attempts, the
 // error, the next try); once it is up the event arrives with the id the listing showed.
 func TestWebhookReceiverDownThenUp(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	p := startProcess(t, bin, t.TempDir(), nil, "--webhook-allow", "127.0.0.1/32", "--webhook-retry-min", "50ms", "--webhook-retry-max", "300ms")
 	in := p.in
@@ -396,6 +398,7 @@ func TestWebhookReceiverDownThenUp(t *testing.T) {
 // TestWebhookKill9MidDelivery: seald is killed with SIGKILL while the receiver holds a delivery open, then
 // started again. Every record's completion is received, none lost; a repeat carries the same event id.
 func TestWebhookKill9MidDelivery(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	dir := t.TempDir()
 	args := []string{"--webhook-allow", "127.0.0.1/32", "--webhook-retry-min", "50ms", "--webhook-retry-max", "300ms"}
@@ -457,6 +460,7 @@ func TestWebhookKill9MidDelivery(t *testing.T) {
 // TestWebhookRetriesThenFails: an endpoint that always answers 500 is retried until --webhook-retry-for has
 // passed since the event, then the delivery is FAILED, with its attempts and the last answer visible.
 func TestWebhookRetriesThenFails(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t, "")
 	p := startProcess(t, bin, t.TempDir(), nil, "--webhook-allow", "127.0.0.1/32", "--webhook-retry-min", "20ms",
 		"--webhook-retry-max", "100ms", "--webhook-retry-for", "1s")

@@ -15,6 +15,7 @@ import (
 // the internal word "seed" or an unnamed "established interface"; and docs/api.md says in one place why the
 // verification operations put their error message in data and the others in error.
 func TestPublicWording(t *testing.T) {
+	t.Parallel()
 	seed := regexp.MustCompile(`(?i)\bseed\b|\bseed's\b`)
 	for _, f := range []string{"../README.md", "../httpapi/openapi.json"} {
 		b, err := os.ReadFile(f)
@@ -48,6 +49,7 @@ func TestPublicWording(t *testing.T) {
 // `proof verify --trust URL` pins, and says in the README itself that the Dockerfile and compose file were
 // never built here.
 func TestReadmeForNewcomers(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,9 +9,7 @@ import (
 
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
-	"seald.dev/seald/secret"
 	"seald.dev/seald/service"
-	"seald.dev/seald/sqlite"
 )
 
 // countingStore is a real SQLite store that counts the reads the cache is meant to save.
@@ -76,19 +73,12 @@ const ttl = 2 * time.Second
 
 func newCacheEnv(t *testing.T) *cacheEnv {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	secrets, err := secret.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, secrets := storeAndKeys(t)
 	e := &cacheEnv{store: &countingStore{Store: st}, clock: &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}}
-	chains := map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"}}
+	chains := devPolygon()
 	e.svc = &service.Service{Store: e.store, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now, CacheTTL: ttl}
 	e.other = &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Now: e.clock.Now}
+	var err error
 	if e.tenant, err = e.other.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,10 @@ package service_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
-	"seald.dev/seald/secret"
 	"seald.dev/seald/service"
 	"seald.dev/seald/sqlite"
 )
@@ -26,33 +24,14 @@ type authorityEnv struct {
 
 func newAuthorityEnv(t *testing.T) *authorityEnv {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	secrets, err := secret.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	chains := map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"}}
-	svc := &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: chains, Webhooks: st,
+	st, secrets := storeAndKeys(t)
+	svc := &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Chains: devPolygon(), Webhooks: st,
 		PublicURL: "https://verify.example.test"}
 	e := &authorityEnv{svc: svc, store: st, pubBusinessName: "Acme", privBusinessName: "Hidden"}
-	caller := func(req seald.TenantRequest) *seald.Caller {
-		tn, err := svc.CreateTenant(t.Context(), seald.Operator(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := svc.Authenticate(t.Context(), tn.SubscriptionKey, tn.APIKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	e.pub = caller(seald.TenantRequest{Business: e.pubBusinessName, Project: "Docs"})
-	e.priv = caller(seald.TenantRequest{Business: e.privBusinessName, Project: "Secret", Privacy: seald.PrivacyPrivate})
+	e.pub = signUp(t, svc, seald.TenantRequest{Business: e.pubBusinessName, Project: "Docs"})
+	e.priv = signUp(t, svc, seald.TenantRequest{Business: e.privBusinessName, Project: "Secret", Privacy: seald.PrivacyPrivate})
 	pw := "pw"
+	var err error
 	if e.pubRec, err = svc.Seal(t.Context(), e.pub, &seald.SealRequest{Data: []byte(`{"a":1}`), To: "a@example.com", Password: &pw}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,21 +2,18 @@ package service_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"seald.dev/seald"
 	"seald.dev/seald/jcs"
-	"seald.dev/seald/secret"
 	"seald.dev/seald/service"
-	"seald.dev/seald/sqlite"
 )
 
 // The backlog bound is per network: records piling up on a stalled EOS (no pipeline runs here, so they wait
 // in PENDING) refuse further EOS seals with EOVERLOADED, and never a POLYGON seal.
 func TestBacklogPerNetwork(t *testing.T) {
-	st, secrets := backlogParts(t)
+	st, secrets := storeAndKeys(t)
 	chains := map[string]seald.Chain{
 		seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337", Contract: "0x0000000000000000000000000000000000000001"},
 		seald.NetworkEOS:     {Network: seald.NetworkEOS, ChainID: "15557", Contract: "0x0000000000000000000000000000000000000002"},
@@ -26,14 +23,7 @@ func TestBacklogPerNetwork(t *testing.T) {
 			Chains: chains, MaxBacklog: maxBacklog}
 	}
 	svc := newService(0)
-	tn, err := svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: "Acme", Project: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	caller, err := svc.Authenticate(t.Context(), tn.SubscriptionKey, tn.APIKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	caller := signUp(t, svc, seald.TenantRequest{Business: "Acme", Project: "Docs"})
 	seal := func(svc *service.Service, network string, i int) error {
 		_, err := svc.Seal(t.Context(), caller, &seald.SealRequest{Network: network,
 			Data: fmt.Appendf(nil, `{"backlog":%d,"network":%q}`, i, network), To: "alice@example.com"})
@@ -60,26 +50,15 @@ func TestBacklogPerNetwork(t *testing.T) {
 // third with EOVERLOADED while another project on the same network still seals, under a network bound that
 // neither reaches.
 func TestBacklogPerProject(t *testing.T) {
-	st, secrets := backlogParts(t)
+	st, secrets := storeAndKeys(t)
 	newService := func(maxProjectBacklog int) *service.Service {
 		return &service.Service{Store: st, Secrets: secrets, PublicURL: "http://seald.test", Canonicalize: jcs.Canonicalize,
-			Chains: map[string]seald.Chain{seald.NetworkPolygon: {Network: seald.NetworkPolygon, ChainID: "1337",
-				Contract: "0x0000000000000000000000000000000000000001"}},
+			Chains:     devPolygon(),
 			MaxBacklog: 100, MaxProjectBacklog: maxProjectBacklog}
 	}
 	svc := newService(0) // the counts are read once a second: the bounded service below reads them after the burst
-	caller := func(business string) *seald.Caller {
-		tn, err := svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: business, Project: "Docs"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := svc.Authenticate(t.Context(), tn.SubscriptionKey, tn.APIKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	burst, quiet := caller("Burst"), caller("Quiet")
+	burst := signUp(t, svc, seald.TenantRequest{Business: "Burst", Project: "Docs"})
+	quiet := signUp(t, svc, seald.TenantRequest{Business: "Quiet", Project: "Docs"})
 	seal := func(svc *service.Service, c *seald.Caller, i int) error {
 		_, err := svc.Seal(t.Context(), c, &seald.SealRequest{Network: seald.NetworkPolygon,
 			Data: fmt.Appendf(nil, `{"project":%q,"i":%d}`, c.Project.ProjectID, i), To: "alice@example.com"})
@@ -98,20 +77,4 @@ func TestBacklogPerProject(t *testing.T) {
 	if err := seal(bounded, quiet, 0); err != nil {
 		t.Errorf("another project's seal: %v", err)
 	}
-}
-
-// backlogParts opens a fresh SQLite store, closed when the test ends, and new keys: what the backlog tests'
-// Services share.
-func backlogParts(t *testing.T) (*sqlite.Store, *secret.Keys) {
-	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	secrets, err := secret.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st, secrets
 }

@@ -71,7 +71,7 @@ func (s *Service) Disclosure(ctx context.Context, c *seald.Caller, reference, pa
 			Root: b.Root, TxHash: b.TxHash, BlockNumber: b.BlockNumber},
 		SDPayload: sd.Payload, Commitment: r.Disclosure, Disclosures: sd.Disclosures,
 	}
-	who, priv, err := s.recordIssuer(ctx, r)
+	who, priv, err := s.recordIssuer(ctx, r, true)
 	if err != nil {
 		return nil, err
 	}

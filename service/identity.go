@@ -217,18 +217,27 @@ func (s *Service) IdentitySigner(ctx context.Context, businessID string) (ed2551
 	if len(id.Keys) == 0 {
 		return nil, nil, seald.Errorf(seald.EINTERNAL, "the identity of %s has no key", businessID)
 	}
-	k := id.Keys[0]
-	seed, err := s.Secrets.OpenString(k.Sealed, identityKeyPurpose(businessID, k.ID))
+	priv, err := s.openIdentityKey(businessID, id)
 	if err != nil {
 		return nil, nil, err
 	}
+	return priv, id, nil
+}
+
+// openIdentityKey opens the sealed seed of id's current key (its first) and checks it against the public key.
+func (s *Service) openIdentityKey(businessID string, id *seald.Identity) (ed25519.PrivateKey, error) {
+	k := id.Keys[0]
+	seed, err := s.Secrets.OpenString(k.Sealed, identityKeyPurpose(businessID, k.ID))
+	if err != nil {
+		return nil, err
+	}
 	b, err := base64.RawStdEncoding.DecodeString(seed)
 	if err != nil || len(b) != ed25519.SeedSize {
-		return nil, nil, errors.New("seald: an identity key's sealed seed is not an Ed25519 seed")
+		return nil, errors.New("seald: an identity key's sealed seed is not an Ed25519 seed")
 	}
 	priv := ed25519.NewKeyFromSeed(b)
 	if !priv.Public().(ed25519.PublicKey).Equal(k.Public) {
-		return nil, nil, errors.New("seald: an identity key's seed does not match its public key")
+		return nil, errors.New("seald: an identity key's seed does not match its public key")
 	}
-	return priv, id, nil
+	return priv, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,9 +14,8 @@ import (
 	"seald.dev/seald"
 	"seald.dev/seald/didweb"
 	"seald.dev/seald/jcs"
-	"seald.dev/seald/secret"
+	"seald.dev/seald/proof"
 	"seald.dev/seald/service"
-	"seald.dev/seald/sqlite"
 )
 
 // identityEnv is a Service on a real SQLite store, fetching DID documents with the real fetcher from an HTTPS
@@ -34,15 +32,7 @@ type identityEnv struct {
 
 func newIdentityEnv(t *testing.T) *identityEnv {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "seald.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	secrets, err := secret.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, secrets := storeAndKeys(t)
 	e := &identityEnv{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
@@ -58,20 +48,10 @@ func newIdentityEnv(t *testing.T) *identityEnv {
 	e.domain = strings.TrimPrefix(srv.URL, "https://")
 	roots := x509.NewCertPool()
 	roots.AddCert(srv.Certificate())
-	e.svc = &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Identities: st,
+	e.svc = &service.Service{Store: st, Secrets: secrets, Canonicalize: jcs.Canonicalize, Identities: st, Chains: devPolygon(),
 		FetchDID: &didweb.Fetcher{RootCAs: roots}, Now: func() time.Time { return e.now }}
-	caller := func(name string) *seald.Caller {
-		tn, err := e.svc.CreateTenant(t.Context(), seald.Operator(), seald.TenantRequest{Business: name, Project: "Docs"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := e.svc.Authenticate(t.Context(), tn.SubscriptionKey, tn.APIKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	e.a, e.b = caller("Acme"), caller("Other")
+	e.a = signUp(t, e.svc, seald.TenantRequest{Business: "Acme", Project: "Docs"})
+	e.b = signUp(t, e.svc, seald.TenantRequest{Business: "Other", Project: "Docs"})
 	return e
 }
 
@@ -213,5 +193,45 @@ func TestIdentityAuthority(t *testing.T) {
 		if _, _, err := e.svc.SetIdentity(ctx, e.a, seald.IdentityRequest{Domain: d}); seald.ErrorCode(err) != seald.EINVALID {
 			t.Errorf("SetIdentity(%q) = %v, want EINVALID", d, err)
 		}
+	}
+}
+
+// The public record page says a business's domain is verified from the identity's state alone: a view never
+// opens the business's private key (that is for signing a proof). With the sealed key made unreadable, the
+// page still names the verified domain, and a proof, which must be signed with it, fails.
+func TestPublicPageOpensNoIdentityKey(t *testing.T) {
+	e := newIdentityEnv(t)
+	ctx := t.Context()
+	_, doc, err := e.svc.SetIdentity(ctx, e.a, seald.IdentityRequest{Domain: e.domain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.publish(t, doc)
+	if got, _, err := e.svc.CheckIdentity(ctx, e.a); err != nil || got.State != seald.IdentityVerified {
+		t.Fatalf("check = %+v, %v", got, err)
+	}
+	rec, err := e.svc.Seal(ctx, e.a, &seald.SealRequest{Data: []byte(`{"page":1}`), To: "a@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := e.svc.Identities.Identity(ctx, e.a.Business.BusinessID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := id.UpdatedAt
+	id.Keys[0].Sealed = "unreadable"
+	if err := e.svc.Identities.SaveIdentity(ctx, id, &prev); err != nil {
+		t.Fatal(err)
+	}
+
+	pr, err := e.svc.PublicRecord(ctx, rec.Reference)
+	if err != nil {
+		t.Fatalf("the page of a record whose business key is unreadable: %v", err)
+	}
+	if pr.Issuer == nil || pr.Issuer.Status != proof.IssuerDomainVerified || pr.Issuer.DID != id.DID {
+		t.Fatalf("the page's issuer = %+v, want the verified domain %s", pr.Issuer, id.DID)
+	}
+	if _, _, err := e.svc.IdentitySigner(ctx, e.a.Business.BusinessID); err == nil {
+		t.Fatal("the unreadable key opened: the test proves nothing")
 	}
 }

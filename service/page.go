@@ -29,7 +29,7 @@ func (s *Service) PublicRecord(ctx context.Context, id string) (*seald.PublicRec
 		Chain: s.Chains[r.Network], Development: s.Chains[r.Network].Development, TokenID: r.TokenID, RevokedOnChain: r.RevokedOnChain, CreatedAt: r.CreatedAt,
 		ErasedAt: r.ErasedAt, Business: v.Business, Project: v.Project,
 	}
-	if pr.Issuer, _, err = s.recordIssuer(ctx, r); err != nil {
+	if pr.Issuer, _, err = s.recordIssuer(ctx, r, false); err != nil {
 		return nil, err
 	}
 	if r.TokenID != 0 && r.BatchID != 0 {
