@@ -51,7 +51,7 @@ type soakSample struct {
 // threads (/proc) and its goroutines and heap (/debug/soak). It is a leak check, not a timing: after a
 // warm-up (the first tenth), the median of the last third of the samples must stay within 1.5x of the
 // median of the first third, and no request may get a 5xx. Figures go to $SEALD_SOAK_OUT (default
-// /artifacts/soak) and the test log. `make soak` runs it.
+// /artifacts/soak) and the test log. `make soak` runs it. Not parallel: it runs alone, on a quiet machine.
 func TestSoak(t *testing.T) {
 	d := 10 * time.Minute
 	if v := os.Getenv("SEALD_SOAK"); v != "" {

@@ -29,6 +29,7 @@ const releaseStates = `SELECT reference, state FROM records`
 // with their notify jobs waiting, PENDING with their payloads and store jobs) go on to COMPLETED, while those
 // it had completed stay so.
 func TestUpgradeFromReleaseSQLite(t *testing.T) {
+	t.Parallel()
 	dir := copyRelease(t, releaseSQLite)
 	db, err := sql.Open("sqlite", filepath.Join(dir, "seald.db")+"?_pragma=query_only(1)")
 	if err != nil {
@@ -73,6 +74,7 @@ func TestUpgradeFromReleaseSQLite(t *testing.T) {
 // TestUpgradeFromReleasePostgres is TestUpgradeFromReleaseSQLite on PostgreSQL: the release's dump restored
 // into a schema of its own, serve run on it with the release run's data dir.
 func TestUpgradeFromReleasePostgres(t *testing.T) {
+	t.Parallel()
 	dsn := freshPostgresSchema(t)
 	dir := copyRelease(t, filepath.Join(releasePostgres, "datadir"))
 	db, err := pgx.Connect(t.Context(), dsn)
