@@ -14,8 +14,9 @@ import (
 )
 
 // Verification answers are encoded once per version of what they say and then served as bytes: encoding
-// was a quarter of a verification's CPU (docs/bench.md). Every request still reads the record (brief:
-// seald.Record.Brief) and builds its answer (wire.Verification, plain values), and the held bytes are used
+// was a quarter of a verification's CPU (docs/bench.md). Every request still gets the record (brief:
+// seald.Record.Brief; the stores answer it from memory while nothing was committed since they read it, and
+// read it otherwise) and builds its answer (wire.Verification, plain values), and the held bytes are used
 // only when that answer's fingerprint, the SHA-256 of every one of its fields, equals the fingerprint of the
 // answer they were encoded from: the bytes are a memo of a pure function of the answer, so a change anywhere (status,
 // revocation, erasure, anchoring, an owner's name or privacy, the count of records with the hash), made by

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"seald.dev/seald/internal/sqlstore"
+	"seald.dev/seald/internal/ttlcache"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -47,8 +48,11 @@ type Store struct {
 
 	held sqlstore.Held            // the leader locks, released by Close
 	wal  atomic.Pointer[walMeter] // nil unless a measurement counts the log's bytes (walmeter.go)
-	once sync.Once
-	err  error
+
+	version *walVersion                     // the database's version (version.go); nil: not read
+	briefs  ttlcache.Map[briefKey, *briefs] // verification's reads, held at a version (brief.go)
+	once    sync.Once
+	err     error
 }
 
 // Open opens (creating if needed) the database file at path and applies the migrations it lacks. Durability
@@ -133,6 +137,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("sqlite.Open %s: %w", path, err)
 	}
+	s.briefs.Limit = briefLimit
+	// Without a version (not on unix), every verification reads its record, as it did before.
+	if v, err := openVersion(ctx, path, path+"?"+rq.Encode()); err == nil {
+		s.version = v
+	}
 	return s, nil
 }
 
@@ -163,6 +172,9 @@ func (s *Store) Close() error {
 		s.held.Close()
 		s.reads.close()
 		s.writes.close()
+		if s.version != nil {
+			s.version.close()
+		}
 		// The writer last: the last connection to close checkpoints the whole log and removes it.
 		s.err = errors.Join(s.ckpt.close(), s.r.Close(), s.w.Close())
 	})
