@@ -63,7 +63,8 @@ func (s *Store) RecordsByHashBrief(ctx context.Context, hash string) ([]*seald.R
 }
 
 // brief answers a lookup from what was held for it at the current version, or reads it and holds the result
-// at the version read before the read. Lookups that find nothing are not held.
+// at the version read before the read, when that is still the version after it. Lookups that find nothing are
+// not held.
 func (s *Store) brief(ctx context.Context, k briefKey, read func() ([]*seald.Record, error)) ([]*seald.Record, error) {
 	at, ok := s.version.read()
 	now := time.Now()
@@ -75,6 +76,12 @@ func (s *Store) brief(ctx context.Context, k briefKey, read func() ([]*seald.Rec
 	rs, err := read()
 	if err != nil || !ok || len(rs) == 0 {
 		return rs, err
+	}
+	if after, ok := s.version.read(); !ok || after != at {
+		// Something was committed during the read: what it read is held at a version already gone, and
+		// would never be answered; under sealing load that is nearly every read, and holding them is memory
+		// kept for nothing.
+		return rs, nil
 	}
 	s.briefs.Put(s.briefs.Generation(), k, &briefs{at: at, rs: copies(rs)}, now.Add(briefTTL), now)
 	return rs, nil

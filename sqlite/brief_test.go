@@ -175,3 +175,42 @@ func BenchmarkRecordBrief(b *testing.B) {
 		}
 	})
 }
+
+// TestBriefNotHeldWhenACommitLandsDuringIt: a lookup during which something was committed is answered but not
+// held (it is at a version already gone, and would never be answered again): under sealing load that is
+// nearly every read, and holding them grew the soak's heap for nothing.
+func TestBriefNotHeldWhenACommitLandsDuringIt(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "seald.db")
+	a, b := openAt(t, path), openAt(t, path)
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	biz := &seald.Business{ID: "00000000-0000-4000-8000-000000000002", BusinessID: "biz_during", Name: "During",
+		DateRegistered: at}
+	prj := &seald.Project{ID: "00000000-0000-4000-9000-000000000002", ProjectID: "prj_during", BusinessID: biz.BusinessID,
+		Name: "Docs", Privacy: seald.PrivacyPublic, Network: seald.NetworkPolygon}
+	if err := a.CreateBusiness(ctx, biz, prj); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	read := func() ([]*seald.Record, error) {
+		n++
+		// Another instance commits while this lookup reads.
+		err := b.CreateRecord(ctx, &seald.Record{Reference: fmt.Sprintf("D-during-%04d", n), Pipeline: seald.PipelinePolygon,
+			BusinessID: biz.BusinessID, ProjectID: prj.ProjectID, Network: seald.NetworkPolygon, Hash: fmt.Sprintf("%064x", n),
+			MimeType: "application/json", Privacy: seald.PrivacyPublic, Status: seald.StatusActive, State: seald.StatePending,
+			CreatedAt: at, UpdatedAt: at}, []byte(`{"n":1}`))
+		return []*seald.Record{{Reference: "D-during-read"}}, err
+	}
+	k := briefKey{key: "D-during-read"}
+	for range 2 {
+		if _, err := a.brief(ctx, k, read); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d reads for 2 lookups, each during a commit: want 2", n)
+	}
+	if got := a.briefs.Len(); got != 0 {
+		t.Errorf("%d lookups held, each read during a commit: want none", got)
+	}
+}
