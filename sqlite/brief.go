@@ -69,6 +69,7 @@ func (s *Store) brief(ctx context.Context, k briefKey, read func() ([]*seald.Rec
 	at, ok := s.version.read()
 	now := time.Now()
 	if ok {
+		s.forgetOlder(at)
 		if b, hit := s.briefs.Get(k, now); hit && b.at == at {
 			return copies(b.rs), nil
 		}
@@ -85,6 +86,24 @@ func (s *Store) brief(ctx context.Context, k briefKey, read func() ([]*seald.Rec
 	}
 	s.briefs.Put(s.briefs.Generation(), k, &briefs{at: at, rs: copies(rs)}, now.Add(briefTTL), now)
 	return rs, nil
+}
+
+// forgetOlder drops every held lookup when the version moved since a lookup last looked: each was held at an
+// older version and would never be answered again. Under sealing load that is at nearly every commit, so
+// what is held stays what was read since the last one, instead of a minute of stale reads.
+func (s *Store) forgetOlder(at walHeader) {
+	s.briefMu.RLock()
+	same := s.briefAt == at
+	s.briefMu.RUnlock()
+	if same {
+		return
+	}
+	s.briefMu.Lock()
+	if s.briefAt != at {
+		s.briefAt = at
+		s.briefs.Invalidate()
+	}
+	s.briefMu.Unlock()
 }
 
 // copies copies records' brief fields, so that what is held and what callers get never share a Record.

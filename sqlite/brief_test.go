@@ -214,3 +214,46 @@ func TestBriefNotHeldWhenACommitLandsDuringIt(t *testing.T) {
 		t.Errorf("%d lookups held, each read during a commit: want none", got)
 	}
 }
+
+// TestBriefHeldDroppedAtACommit: a commit anywhere drops what was held (it is all at an older version and
+// would never be answered again), at the next lookup, so that under sealing load the memory held is what was
+// read since the last commit, not a minute of stale reads (the soak's heap grew by them).
+func TestBriefHeldDroppedAtACommit(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "seald.db")
+	a, b := openAt(t, path), openAt(t, path)
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	biz := &seald.Business{ID: "00000000-0000-4000-8000-000000000003", BusinessID: "biz_drop", Name: "Drop",
+		DateRegistered: at}
+	prj := &seald.Project{ID: "00000000-0000-4000-9000-000000000003", ProjectID: "prj_drop", BusinessID: biz.BusinessID,
+		Name: "Docs", Privacy: seald.PrivacyPublic, Network: seald.NetworkPolygon}
+	if err := a.CreateBusiness(ctx, biz, prj); err != nil {
+		t.Fatal(err)
+	}
+	create := func(n int) string {
+		ref := fmt.Sprintf("D-drop-%04d", n)
+		if err := b.CreateRecord(ctx, &seald.Record{Reference: ref, Pipeline: seald.PipelinePolygon,
+			BusinessID: biz.BusinessID, ProjectID: prj.ProjectID, Network: seald.NetworkPolygon, Hash: fmt.Sprintf("%064x", n),
+			MimeType: "application/json", Privacy: seald.PrivacyPublic, Status: seald.StatusActive, State: seald.StatePending,
+			CreatedAt: at, UpdatedAt: at}, []byte(`{"n":1}`)); err != nil {
+			t.Fatal(err)
+		}
+		return ref
+	}
+	refs := []string{create(1), create(2), create(3)}
+	for _, ref := range refs {
+		if _, err := a.RecordBrief(ctx, ref); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := a.briefs.Len(); got != len(refs) {
+		t.Fatalf("%d lookups held with nothing committed since, want %d", got, len(refs))
+	}
+	create(4) // another instance commits
+	if _, err := a.RecordBrief(ctx, refs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.briefs.Len(); got != 1 {
+		t.Errorf("%d lookups held after a commit and one lookup, want 1 (the older ones dropped)", got)
+	}
+}

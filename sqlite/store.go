@@ -51,6 +51,8 @@ type Store struct {
 
 	version *walVersion                     // the database's version (version.go); nil: not read
 	briefs  ttlcache.Map[briefKey, *briefs] // verification's reads, held at a version (brief.go)
+	briefMu sync.RWMutex                    // guards briefAt
+	briefAt walHeader                       // the newest version a lookup saw; what briefs hold is at it or older
 	once    sync.Once
 	err     error
 }
