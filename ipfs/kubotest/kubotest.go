@@ -81,7 +81,8 @@ func Start(t testing.TB, opts ...Option) *Daemon {
 	if out, err := d.Run("init", "--profile", "test", "--empty-repo"); err != nil {
 		t.Fatalf("ipfs init: %v\n%s", err, out)
 	}
-	apiPort, gwPort := freePort(t), freePort(t)
+	ports := freePorts(t, 2)
+	apiPort, gwPort := ports[0], ports[1]
 	d.APIURL = "http://127.0.0.1:" + strconv.Itoa(apiPort)
 	d.GatewayURL = "http://127.0.0.1:" + strconv.Itoa(gwPort)
 	base := []Option{
@@ -234,16 +235,23 @@ func setKey(cfg map[string]any, key string, v any) error {
 	return nil
 }
 
-// freePort asks the kernel for a free loopback port. Another process could take it before the daemon binds
-// it; on loopback in a test run that is rare, and the daemon then fails to start loudly.
-func freePort(t testing.TB) int {
+// freePorts asks the kernel for n distinct free loopback ports: each listener stays open until all are
+// chosen, so the kernel cannot hand out the same port twice (asked one at a time, closing each before the next,
+// it once gave the API and the gateway the same port, and the daemon failed to bind its gateway). Another
+// process could still take one before the daemon binds it; on loopback in a test run that is rare, and the
+// daemon then fails to start loudly.
+func freePorts(t testing.TB, n int) []int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	ports := make([]int, n)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[i] = l.Addr().(*net.TCPAddr).Port
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports
 }
 
 // lockedBuffer collects the daemon's output from its two streams.
