@@ -141,7 +141,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	s.briefs.Limit = briefLimit
 	// Without a version (not on unix), every verification reads its record, as it did before.
-	if v, err := openVersion(ctx, path, path+"?"+rq.Encode()); err == nil {
+	// A version that failed to map is kept all the same (it reads no version) when it opened the -shm file: its
+	// descriptor must close last (version_unix.go).
+	if v, _ := openVersion(ctx, path, path+"?"+rq.Encode()); v != nil { // an error: it reads no version
 		s.version = v
 	}
 	return s, nil
@@ -179,6 +181,10 @@ func (s *Store) Close() error {
 		}
 		// The writer last: the last connection to close checkpoints the whole log and removes it.
 		s.err = errors.Join(s.ckpt.close(), s.r.Close(), s.w.Close())
+		if s.version != nil {
+			// After every connection: closing this descriptor releases the process's locks on the -shm file.
+			s.err = errors.Join(s.err, s.version.closeFile())
+		}
 	})
 	return s.err
 }

@@ -17,3 +17,5 @@ func openVersion(context.Context, string, string) (*walVersion, error) {
 func (v *walVersion) read() (walHeader, bool) { return walHeader{}, false }
 
 func (v *walVersion) close() error { return nil }
+
+func (v *walVersion) closeFile() error { return nil }

@@ -21,9 +21,16 @@ import (
 // deletes the -shm file only when its last connection, in any process, closes, so while this one is open the
 // mapping is of the live file (a header that stopped changing in a deleted file would be a version that never
 // changes) and never of a truncated one (touching it would be a SIGBUS).
+//
+// Its own descriptor of the -shm file stays open until the Store's last connection has closed (closeFile):
+// POSIX record locks belong to the process, and closing any descriptor of a file releases every lock the
+// process holds on it, SQLite's included. Closed right after mapping, it dropped the lock by which SQLite tells
+// that the file is in use, so that another process opening the database took it for unused and initialised
+// it again under this one's connections (a memory fault in the -shm mapping: "disk I/O error (8714)", IN_PAGE).
 type walVersion struct {
 	pin *sql.DB      // the connection that keeps the -shm file live
 	c   *sql.Conn    // held from open to close
+	f   *os.File     // this mapping's descriptor of the -shm file; closed only by closeFile
 	mu  sync.RWMutex // held to read mem, which close unmaps
 	mem []byte       // the -shm file's first page; nil once closed
 }
@@ -52,17 +59,28 @@ func openVersion(ctx context.Context, path, dsn string) (*walVersion, error) {
 		v.close()
 		return nil, err
 	}
-	defer f.Close() // the mapping outlives the descriptor
+	v.f = f // from here on, v is returned even when it reads no version, so that the descriptor closes last
 	st, err := f.Stat()
 	if err != nil || st.Size() < int64(4*hdrWords) {
 		v.close()
-		return nil, errors.Join(err, errors.New("the wal-index is too short"))
+		return v, errors.Join(err, errors.New("the wal-index is too short"))
 	}
 	if v.mem, err = syscall.Mmap(int(f.Fd()), 0, os.Getpagesize(), syscall.PROT_READ, syscall.MAP_SHARED); err != nil {
 		v.close()
-		return nil, err
+		return v, err
 	}
 	return v, nil
+}
+
+// closeFile closes the mapping's descriptor of the -shm file, which releases every record lock this process
+// holds on it: call it after close, once every other connection of this process to the database has closed.
+func (v *walVersion) closeFile() error {
+	if v == nil || v.f == nil {
+		return nil
+	}
+	err := v.f.Close()
+	v.f = nil
+	return err
 }
 
 // read returns the current header, and false when it is no version (caught mid-write, or not initialized).
@@ -88,7 +106,7 @@ func (v *walVersion) read() (walHeader, bool) {
 	return a, a == b && w[0] != 0
 }
 
-// close unmaps the file, then lets the connection go.
+// close unmaps the file, then lets the connection go; the descriptor stays open (closeFile).
 func (v *walVersion) close() error {
 	var err error
 	v.mu.Lock()
