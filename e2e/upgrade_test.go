@@ -6,11 +6,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"seald.dev/seald/storetest"
 )
 
 // The last release's data (42a61d0, before issue 45's migration 0014 keyed payloads and jobs by the record's
@@ -137,23 +137,12 @@ func copyRelease(t *testing.T, from string) string {
 // the dump's CREATE SCHEMA.
 func restoreReleaseDump(t *testing.T, db *pgx.Conn, dsn, path string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	schema := pgx.Identifier{u.Query().Get("search_path")}.Sanitize()
-	var dump strings.Builder
-	for line := range strings.Lines(string(b)) {
-		if strings.HasPrefix(line, `\`) || strings.HasPrefix(line, "CREATE SCHEMA ") {
-			continue
-		}
-		dump.WriteString(strings.ReplaceAll(line, "seald_release_42a61d0.", schema+"."))
-	}
-	if _, err := db.Exec(t.Context(), dump.String()); err != nil {
+	if _, err := db.Exec(t.Context(), storetest.ReleaseDumpSQL(t, path, schema)); err != nil {
 		t.Fatalf("restore %s: %v", path, err)
 	}
 	// The dump empties the session's search_path.

@@ -3,9 +3,7 @@ package postgres
 import (
 	"context"
 	"net/url"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -14,34 +12,21 @@ import (
 )
 
 // releaseDump is pg_dump's plain dump of a schema made by the last release, 42a61d0 (see
-// testdata/release-42a61d0/README.md), with the schema named releaseSchema: records COMPLETED, records
+// testdata/release-42a61d0/README.md), with the schema named seald_release_42a61d0 (storetest.ReleaseDumpSQL renames it): records COMPLETED, records
 // ANCHORED whose notify jobs wait, and PENDING records whose payloads and store jobs wait.
 var releaseDump = filepath.Join("testdata", "release-42a61d0", "dump.sql")
-
-const releaseSchema = "seald_release_42a61d0"
 
 // restoreRelease loads the release's dump into the schema of dsn's search_path, which exists and is empty: the
 // dump's own schema is renamed to it, and psql's meta-commands (\restrict) and the dump's CREATE SCHEMA are
 // left out.
 func restoreRelease(t *testing.T, dsn string) {
 	t.Helper()
-	b, err := os.ReadFile(releaseDump)
-	if err != nil {
-		t.Fatal(err)
-	}
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	schema := pgx.Identifier{u.Query().Get("search_path")}.Sanitize()
-	var sql strings.Builder
-	for line := range strings.Lines(string(b)) {
-		if strings.HasPrefix(line, `\`) || strings.HasPrefix(line, "CREATE SCHEMA ") {
-			continue
-		}
-		sql.WriteString(strings.ReplaceAll(line, releaseSchema+".", schema+"."))
-	}
-	admin(t, dsn, sql.String())
+	admin(t, dsn, storetest.ReleaseDumpSQL(t, releaseDump, schema))
 }
 
 // readRelease reads, with raw SQL on the release's schema, what migration 0014 moves.

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"bytes"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +111,23 @@ func CheckRelease(t *testing.T, s seald.Store, rel Release) {
 	if queued {
 		t.Errorf("RequeueJob queued a second job of its kind for %s", store.Reference)
 	}
+}
+
+// ReleaseDumpSQL is pg_dump's plain dump of the release's PostgreSQL schema (postgres/testdata, its README)
+// at path, rewritten to load into schema (quoted) instead of seald_release_42a61d0: psql's meta-commands
+// (\restrict) and the dump's CREATE SCHEMA are left out.
+func ReleaseDumpSQL(t testing.TB, path, schema string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sql strings.Builder
+	for line := range strings.Lines(string(b)) {
+		if strings.HasPrefix(line, `\`) || strings.HasPrefix(line, "CREATE SCHEMA ") {
+			continue
+		}
+		sql.WriteString(strings.ReplaceAll(line, "seald_release_42a61d0.", schema+"."))
+	}
+	return sql.String()
 }
