@@ -76,3 +76,26 @@ func TestMap(t *testing.T) {
 		}
 	})
 }
+
+// TestMapDropsExpiredBelowTheLimit: entries that expired go at the next Put a sweep later, though the map is
+// far from its limit (issue 45: the soak's answers filled their bound over eight minutes of one-minute lives).
+func TestMapDropsExpiredBelowTheLimit(t *testing.T) {
+	var m Map[int, int]
+	for i := range 1000 {
+		m.Put(0, i, i, t0.Add(time.Second), t0)
+	}
+	m.Put(0, -1, -1, t0.Add(time.Hour), t0.Add(SweepEvery/2)) // all expired, but the last sweep was at t0
+	if n := m.Len(); n != 1001 {
+		t.Errorf("within a sweep of the last: %d entries, want 1001 (none dropped yet)", n)
+	}
+	now := t0.Add(SweepEvery)
+	m.Put(0, -2, -2, t0.Add(time.Hour), now)
+	if n := m.Len(); n != 2 {
+		t.Errorf("a sweep after the entries expired: %d entries, want 2 (the live ones)", n)
+	}
+	for _, k := range []int{-1, -2} {
+		if _, ok := m.Get(k, now); !ok {
+			t.Errorf("live entry %d dropped by the sweep", k)
+		}
+	}
+}
