@@ -3,9 +3,11 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,7 +29,7 @@ const releaseStates = `SELECT reference, state FROM records`
 // TestUpgradeFromReleaseSQLite runs today's binary on a copy of a data dir made by the last release: serve
 // migrates its database at start, and the records the release left in the middle of the pipeline (ANCHORED
 // with their notify jobs waiting, PENDING with their payloads and store jobs) go on to COMPLETED, while those
-// it had completed stay so.
+// it had completed stay so, and every record's proof verifies against the chain.
 func TestUpgradeFromReleaseSQLite(t *testing.T) {
 	t.Parallel()
 	dir := copyRelease(t, releaseSQLite)
@@ -52,8 +54,9 @@ func TestUpgradeFromReleaseSQLite(t *testing.T) {
 	}
 	db.Close()
 
-	in := startServe(t, dir, nil)
-	resumed := checkUpgraded(t, in, states)
+	rpc := freePort(t)
+	in := startServe(t, dir, nil, "--chain-rpc-addr", rpc)
+	resumed := checkUpgraded(t, in, "http://"+rpc, states)
 	in.stop()
 	db, err = sql.Open("sqlite", filepath.Join(dir, "seald.db")+"?_pragma=query_only(1)")
 	if err != nil {
@@ -65,8 +68,8 @@ func TestUpgradeFromReleaseSQLite(t *testing.T) {
 		(SELECT count(*) FROM payloads)`).Scan(&version, &jobs, &payloads); err != nil {
 		t.Fatal(err)
 	}
-	if version != 14 || jobs != 0 || payloads != 0 {
-		t.Errorf("after %d records resumed: schema version %d, %d jobs and %d payloads left; want 14, none, none",
+	if version != 15 || jobs != 0 || payloads != 0 {
+		t.Errorf("after %d records resumed: schema version %d, %d jobs and %d payloads left; want 15, none, none",
 			resumed, version, jobs, payloads)
 	}
 }
@@ -93,16 +96,17 @@ func TestUpgradeFromReleasePostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	in := startServe(t, dir, nil, "--database", dsn)
-	resumed := checkUpgraded(t, in, states)
+	rpc := freePort(t)
+	in := startServe(t, dir, nil, "--database", dsn, "--chain-rpc-addr", rpc)
+	resumed := checkUpgraded(t, in, "http://"+rpc, states)
 	in.stop()
 	var version, jobs, payloads int
 	if err := db.QueryRow(t.Context(), `SELECT (SELECT max(version) FROM schema_migrations), (SELECT count(*) FROM jobs),
 		(SELECT count(*) FROM payloads)`).Scan(&version, &jobs, &payloads); err != nil {
 		t.Fatal(err)
 	}
-	if version != 14 || jobs != 0 || payloads != 0 {
-		t.Errorf("after %d records resumed: schema version %d, %d jobs and %d payloads left; want 14, none, none",
+	if version != 15 || jobs != 0 || payloads != 0 {
+		t.Errorf("after %d records resumed: schema version %d, %d jobs and %d payloads left; want 15, none, none",
 			resumed, version, jobs, payloads)
 	}
 }
@@ -153,14 +157,26 @@ func restoreReleaseDump(t *testing.T, db *pgx.Conn, dsn, path string) {
 
 // checkUpgraded waits for every record of states (the release's, by reference) to be COMPLETED, and returns
 // how many were not when the release stopped; there must be some of both.
-func checkUpgraded(t *testing.T, in *instance, states map[string]string) int {
+func checkUpgraded(t *testing.T, in *instance, rpc string, states map[string]string) int {
 	t.Helper()
+	code, trust := fetch(t, in.URL+"/.well-known/seald-trust.json")
+	if code != 200 {
+		t.Fatalf("trust root: %d %s", code, trust)
+	}
+	trustFile := writeTemp(t, "trust.json", trust)
 	resumed := 0
 	for ref, was := range states {
 		if was != "COMPLETED" {
 			resumed++
 		}
 		in.waitState(ref, "COMPLETED", 2*time.Minute)
+		// Its proof, Merkle path and all (migration 0015 moved the paths of those the release had placed),
+		// verifies against the chain.
+		answer := in.get(verifyBase + "reference?reference=" + ref + "&proof=1")
+		bundle, _ := json.Marshal(field(answer.Body, "data.proof"))
+		if out, code, err := proofCLI(t, writeTemp(t, "p.json", bundle), "--rpc", rpc, "--trust", trustFile); code != 0 || !strings.HasPrefix(out, "ok:") {
+			t.Errorf("the proof of %s (was %s in the release): exit %d %q %v", ref, was, code, out, err)
+		}
 	}
 	if resumed == 0 || resumed == len(states) {
 		t.Errorf("the release left %d of its %d records in the middle of the pipeline: want some, not all", resumed, len(states))

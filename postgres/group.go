@@ -262,7 +262,7 @@ func (s *Store) CreateRecord(ctx context.Context, r *seald.Record, payload []byt
 	if err != nil {
 		return wrap(opCreate, err)
 	}
-	if s.group != nil {
+	if s.group != nil && !sqlstore.HasPaths(r) { // one with paths is inserted alone, paths and all (InsertValues)
 		return s.group.create(ctx, opCreate, &createReq{r: r, args: args, payload: payload, jobs: jobs})
 	}
 	return s.CreateValues(ctx, r, args, payload, jobs)

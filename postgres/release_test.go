@@ -29,7 +29,7 @@ func restoreRelease(t *testing.T, dsn string) {
 	admin(t, dsn, storetest.ReleaseDumpSQL(t, releaseDump, schema))
 }
 
-// readRelease reads, with raw SQL on the release's schema, what migration 0014 moves.
+// readRelease reads, with raw SQL on the release's schema, what migrations 0014 and 0015 move.
 func readRelease(t *testing.T, dsn string) storetest.Release {
 	t.Helper()
 	ctx := t.Context()
@@ -38,7 +38,7 @@ func readRelease(t *testing.T, dsn string) storetest.Release {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	rel := storetest.Release{Payloads: map[string][]byte{}, Jobs: map[int64]storetest.ReleaseJob{}}
+	rel := storetest.Release{Payloads: map[string][]byte{}, Jobs: map[int64]storetest.ReleaseJob{}, Paths: map[string][2]string{}}
 	rows, _ := conn.Query(ctx, storetest.ReleasePayloads)
 	var ref string
 	var data []byte
@@ -57,15 +57,23 @@ func readRelease(t *testing.T, dsn string) storetest.Release {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	var p [2]string
+	rows, _ = conn.Query(ctx, storetest.ReleasePaths)
+	if _, err := pgx.ForEachRow(rows, []any{&ref, &p[0], &p[1]}, func() error {
+		rel.Paths[ref] = p
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if err := conn.QueryRow(ctx, `SELECT last_value FROM jobs_id_seq`).Scan(&rel.LastJobID); err != nil {
 		t.Fatal(err)
 	}
 	return rel
 }
 
-// A schema made by the last release opens with today's code: migration 0014 runs (payloads keyed by the
+// A schema made by the last release opens with today's code: migrations 0014 (payloads keyed by the
 // record's seq, jobs found by it through jobs_record instead of jobs_reference, the record lookups by
-// reference and hash kept) and every payload and job the release left is kept, for its record, and is worked
+// reference and hash kept) and 0015 (Merkle paths in record_paths) run and every payload and job the release left is kept, for its record, and is worked
 // on as before (storetest.CheckRelease).
 func TestMigrateReleaseDatabase(t *testing.T) {
 	dsn := freshSchema(t)
@@ -73,8 +81,8 @@ func TestMigrateReleaseDatabase(t *testing.T) {
 	rel := readRelease(t, dsn)
 	h := openDSN(t, dsn)
 	ctx := t.Context()
-	if v, err := h.QueryInt(ctx, `SELECT max(version) FROM schema_migrations`); err != nil || v != 14 {
-		t.Errorf("schema version %d (%v), want 14", v, err)
+	if v, err := h.QueryInt(ctx, `SELECT max(version) FROM schema_migrations`); err != nil || v != 15 {
+		t.Errorf("schema version %d (%v), want 15", v, err)
 	}
 	for _, c := range []struct {
 		index string

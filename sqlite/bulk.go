@@ -22,6 +22,11 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 			if _, err := q.Exec(ctx, sqlstore.InsertRecord, vals...); err != nil {
 				return err
 			}
+			if sqlstore.HasPaths(r) {
+				if err := s.InsertPaths(ctx, q, r); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

@@ -227,7 +227,8 @@ func createRun(group []*writeReq) int {
 	seen := map[string]bool{}
 	n := 0
 	for _, r := range group {
-		if r.create == nil || seen[r.create.r.Reference] || n == maxCreateRun {
+		// A record created with Merkle paths (tests, imports) is inserted alone, paths and all (InsertValues).
+		if r.create == nil || sqlstore.HasPaths(r.create.r) || seen[r.create.r.Reference] || n == maxCreateRun {
 			break
 		}
 		seen[r.create.r.Reference] = true

@@ -14,7 +14,7 @@ import (
 // and store jobs wait.
 var releaseDB = filepath.Join("testdata", "release-42a61d0", "seald.db")
 
-// readRelease reads, with raw SQL on the release's schema, what migration 0014 moves.
+// readRelease reads, with raw SQL on the release's schema, what migrations 0014 and 0015 move.
 func readRelease(t *testing.T, path string) storetest.Release {
 	t.Helper()
 	db, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
@@ -22,7 +22,7 @@ func readRelease(t *testing.T, path string) storetest.Release {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rel := storetest.Release{Payloads: map[string][]byte{}, Jobs: map[int64]storetest.ReleaseJob{}}
+	rel := storetest.Release{Payloads: map[string][]byte{}, Jobs: map[int64]storetest.ReleaseJob{}, Paths: map[string][2]string{}}
 	rows, err := db.QueryContext(t.Context(), storetest.ReleasePayloads)
 	if err != nil {
 		t.Fatal(err)
@@ -53,15 +53,30 @@ func readRelease(t *testing.T, path string) storetest.Release {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
+	rows, err = db.QueryContext(t.Context(), storetest.ReleasePaths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var ref string
+		var p [2]string
+		if err := rows.Scan(&ref, &p[0], &p[1]); err != nil {
+			t.Fatal(err)
+		}
+		rel.Paths[ref] = p
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.QueryRowContext(t.Context(), `SELECT seq FROM sqlite_sequence WHERE name = 'jobs'`).Scan(&rel.LastJobID); err != nil {
 		t.Fatal(err)
 	}
 	return rel
 }
 
-// A database made by the last release opens with today's code: migration 0014 runs (payloads keyed by the
+// A database made by the last release opens with today's code: migrations 0014 (payloads keyed by the
 // record's seq, jobs found by it through jobs_record instead of jobs_reference, the record lookups by
-// reference and hash kept) and every payload and job the release left is kept, for its record, and is worked
+// reference and hash kept) and 0015 (Merkle paths in record_paths) run and every payload and job the release left is kept, for its record, and is worked
 // on as before (storetest.CheckRelease).
 func TestMigrateReleaseDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "seald.db")
@@ -85,8 +100,8 @@ func TestMigrateReleaseDatabase(t *testing.T) {
 	rel := readRelease(t, path)
 	h := openAt(t, path)
 	ctx := t.Context()
-	if v, err := h.QueryInt(ctx, `SELECT max(version) FROM schema_migrations`); err != nil || v != 14 {
-		t.Errorf("schema version %d (%v), want 14", v, err)
+	if v, err := h.QueryInt(ctx, `SELECT max(version) FROM schema_migrations`); err != nil || v != 15 {
+		t.Errorf("schema version %d (%v), want 15", v, err)
 	}
 	for _, c := range []struct {
 		index string

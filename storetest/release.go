@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -10,14 +12,18 @@ import (
 	"seald.dev/seald"
 )
 
-// Release is what a database made by the last release (42a61d0) holds in the rows that issue 45's migration
-// 0014 moves (payloads keyed, jobs found, by the record's seq instead of its reference), read with raw SQL
-// (ReleasePayloads, ReleaseJobs) before a Store opens, and so migrates, the database.
+// Release is what a database made by the last release (42a61d0) holds in the rows that issue 45's migrations
+// move: 0014 (payloads keyed, jobs found, by the record's seq instead of its reference) and 0015 (the records'
+// Merkle paths into record_paths), read with raw SQL (ReleasePayloads, ReleaseJobs, ReleasePaths) before a
+// Store opens, and so migrates, the database.
 type Release struct {
 	// Payloads are the payloads kept for store steps not yet run, by their records' references.
 	Payloads map[string][]byte
 	// Jobs are the jobs, by id.
 	Jobs map[int64]ReleaseJob
+	// Paths are the Merkle paths of the records placed in a batch, by reference: the JSON texts of the leaf's
+	// and of the disclosure leaf's ("" for none).
+	Paths map[string][2]string
 	// LastJobID is the last job id the release gave (its sequence, not the largest id left): a new job's id
 	// must be above it.
 	LastJobID int64
@@ -35,18 +41,34 @@ type ReleaseJob struct {
 const (
 	ReleasePayloads = `SELECT reference, data FROM payloads`
 	ReleaseJobs     = `SELECT id, kind, reference, attempts, last_error FROM jobs`
+	ReleasePaths    = `SELECT reference, coalesce(merkle_path, ''), coalesce(disclosure_path, '') FROM records
+		WHERE merkle_path IS NOT NULL OR disclosure_path IS NOT NULL`
 )
 
 // CheckRelease checks a Store opened on a database made by the last release, whose rows were rel before it
 // opened: each payload is still its record's; each job is still there, claimed with its id, kind, record,
 // attempts and last error, with its record and (a store job) its payload read by the claim; a store job
 // completed drops its record's payload; and a new job gets an id above the release's last, found by its
-// record as RequeueJob looks for it.
+// record as RequeueJob looks for it; and each record placed in a batch still has its Merkle paths.
 func CheckRelease(t *testing.T, s seald.Store, rel Release) {
 	t.Helper()
 	ctx := t.Context()
-	if len(rel.Payloads) == 0 || len(rel.Jobs) == 0 {
-		t.Fatalf("the release's database holds %d payloads and %d jobs: it tests nothing", len(rel.Payloads), len(rel.Jobs))
+	if len(rel.Payloads) == 0 || len(rel.Jobs) == 0 || len(rel.Paths) == 0 {
+		t.Fatalf("the release's database holds %d payloads, %d jobs and %d records with paths: it tests nothing",
+			len(rel.Payloads), len(rel.Jobs), len(rel.Paths))
+	}
+	for ref, want := range rel.Paths {
+		r, err := s.Record(ctx, ref)
+		ok(t, "Record "+ref, err)
+		for i, got := range [][]string{r.MerklePath, r.DisclosurePath} {
+			var w []string
+			if want[i] != "" {
+				if err := json.Unmarshal([]byte(want[i]), &w); err != nil {
+					t.Fatalf("the release's path %q of %s: %v", want[i], ref, err)
+				}
+			}
+			equal(t, fmt.Sprintf("%s: path %d of %s", ref, i, "merkle, disclosure"), got, w)
+		}
 	}
 	for ref, want := range rel.Payloads {
 		got, err := s.Payload(ctx, ref)

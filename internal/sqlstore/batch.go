@@ -85,7 +85,7 @@ func (s *Store) CreateBatch(ctx context.Context, b *seald.Batch, entries []seald
 }
 
 // placeRecords moves the records of a new batch (id) as t says, by chunks (Chunks): one UPDATE ... FROM a
-// list of (reference, token, leaf, paths) rows per chunk rather than one UPDATE per record (the casts give
+// list of (reference, token, leaf) rows per chunk, then their paths (placePaths), rather than one UPDATE per record (the casts give
 // PostgreSQL the parameters' types). In SQLite each statement of a write that shares a group transaction
 // truncates the in-memory sub-journal back to where it began, walking it from its start, so a batch of n
 // records placed one statement each cost time in n squared on the one writer, and held up every write
@@ -99,21 +99,13 @@ func (s *Store) placeRecords(ctx context.Context, q Querier, op string, id int64
 	for _, size := range Chunks(len(entries)) {
 		chunk := entries[start : start+size]
 		start += size
-		args := append(make([]any, 0, len(head)+5*size+2), head...)
+		args := append(make([]any, 0, len(head)+3*size+2), head...)
 		for _, e := range chunk {
 			token, err := integer("token id", e.TokenID)
 			if err != nil {
 				return err
 			}
-			path, err := jsonText(e.MerklePath, e.MerklePath == nil)
-			if err != nil {
-				return err
-			}
-			dpath, err := jsonText(e.DisclosurePath, e.DisclosurePath == nil)
-			if err != nil {
-				return err
-			}
-			args = append(args, e.Reference, token, e.Leaf, path, dpath)
+			args = append(args, e.Reference, token, e.Leaf)
 		}
 		args = append(args, string(t.From), network)
 		n, err := q.Exec(ctx, texts.(*ChunkTexts).Text(size), args...)
@@ -123,8 +115,52 @@ func (s *Store) placeRecords(ctx context.Context, q Querier, op string, id int64
 		if n != int64(size) {
 			return s.unplaced(ctx, q, op, id, network, chunk, t)
 		}
+		if err := s.placePaths(ctx, q, id, chunk); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// placePaths keeps the Merkle paths of a chunk of records just placed in batch id (record_paths, under each
+// record's seq), with one INSERT ... SELECT per chunk: the records of a batch were created one after the
+// other, so their paths land side by side at the end of the table's B-tree.
+func (s *Store) placePaths(ctx context.Context, q Querier, id int64, chunk []seald.BatchEntry) error {
+	args := make([]any, 0, 3*len(chunk)+1)
+	for _, e := range chunk {
+		path, err := jsonText(e.MerklePath, e.MerklePath == nil)
+		if err != nil {
+			return err
+		}
+		dpath, err := jsonText(e.DisclosurePath, e.DisclosurePath == nil)
+		if err != nil {
+			return err
+		}
+		args = append(args, e.Reference, path, dpath)
+	}
+	args = append(args, id)
+	texts, _ := pathTexts.LoadOrStore("", NewChunkTexts(pathText))
+	_, err := q.Exec(ctx, texts.(*ChunkTexts).Text(len(chunk)), args...)
+	return err
+}
+
+// pathTexts holds placePaths' statements by chunk size (under one key).
+var pathTexts sync.Map // "" -> *ChunkTexts
+
+// pathText is the INSERT of placePaths for n records.
+func pathText(n int) string {
+	var rows strings.Builder
+	for i := range n {
+		if i == 0 {
+			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS TEXT) AS mpath, CAST(? AS TEXT) AS dpath`)
+		} else {
+			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)`)
+		}
+	}
+	return `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
+		SELECT records.seq, v.mpath, v.dpath FROM (` + rows.String() + `) AS v JOIN records ON records.reference = v.reference
+		WHERE records.batch_id = ? AND (v.mpath IS NOT NULL OR v.dpath IS NOT NULL) ORDER BY records.seq
+		ON CONFLICT (record_seq) DO UPDATE SET merkle_path = excluded.merkle_path, disclosure_path = excluded.disclosure_path`
 }
 
 // placeTexts are placeRecords' statements by the clause that sets the time the records reach their state.
@@ -135,14 +171,13 @@ func placeText(reached string, n int) string {
 	var rows strings.Builder
 	for i := range n {
 		if i == 0 {
-			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS BIGINT) AS token, CAST(? AS TEXT) AS leaf,
-				CAST(? AS TEXT) AS mpath, CAST(? AS TEXT) AS dpath`)
+			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS BIGINT) AS token, CAST(? AS TEXT) AS leaf`)
 		} else {
-			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)`)
+			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT)`)
 		}
 	}
-	return `UPDATE records SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf, merkle_path = v.mpath,
-		disclosure_path = v.dpath, updated_at = ?` + reached + ` FROM (` + rows.String() + `) AS v
+	return `UPDATE records SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf,
+		updated_at = ?` + reached + ` FROM (` + rows.String() + `) AS v
 		WHERE records.reference = v.reference AND records.state = ? AND records.network = ? AND records.batch_id IS NULL`
 }
 
@@ -297,8 +332,12 @@ func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transitio
 		if c := reachedColumn(t.From); c != "" && t.From != t.To {
 			reached += `, ` + c + ` = NULL`
 		}
+		if _, err := q.Exec(ctx, `DELETE FROM record_paths WHERE record_seq IN
+			(SELECT seq FROM records WHERE batch_id = ? AND state = ?)`, b.ID, string(t.From)); err != nil {
+			return err
+		}
 		_, err = q.Exec(ctx, `UPDATE records SET state = ?, batch_id = NULL, token_id = NULL, leaf = '',
-			merkle_path = NULL, disclosure_path = NULL, error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
+			error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
 			append(append([]any{string(t.To), errorType, errorMessage, s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
 		return err
 	})

@@ -142,8 +142,9 @@ func (s *Store) ClaimJobs(ctx context.Context, kinds []string, limit int, now ti
 
 // claimedRecords reads the records of the claimed jobs and any payload they keep, by the records' seqs (their
 // primary keys: no lookup in the index of references); the IN list is completed by claimRecords.
-var claimedRecords = `SELECT records.` + strings.Join(RecordColumns, `, records.`) + `, payloads.seq, payloads.data
-	FROM records LEFT JOIN payloads ON payloads.seq = records.seq WHERE records.seq IN (?`
+var claimedRecords = `SELECT records.` + strings.Join(RecordColumns, `, records.`) + `, ` + strings.Join(pathColumns, `, `) +
+	`, payloads.seq, payloads.data FROM records` + withPaths + `LEFT JOIN payloads ON payloads.seq = records.seq
+	WHERE records.seq IN (?`
 
 // claimRecords gives each claimed job its record (Job.Record) and, for a store job, the payload its record
 // keeps (Job.Payload), read in the claim's transaction with one query: the runner the job goes to read them

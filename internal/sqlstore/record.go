@@ -12,13 +12,21 @@ import (
 	"seald.dev/seald"
 )
 
-// RecordColumns are the columns of a record, in the order of RecordValues and scanRecord.
+// RecordColumns are the columns of a record's row, in the order of RecordValues and scanRecord. Its Merkle
+// paths are kept apart, in record_paths (pathColumns; migration 0015): written once, when the record is placed,
+// they were half of a row that every step of the pipeline rewrites.
 var RecordColumns = []string{"reference", "pipeline", "business_id", "project_id", "network", "hash", "mime_type",
 	"privacy", "status", "state", "error_type", "error_message", "cid", "encrypted_file", "token_id", "batch_id",
-	"leaf", "merkle_path", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
+	"leaf", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
 	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at",
 	"data_key", "erased_at", "ipfs_stored_at", "anchor_submitted_at", "anchored_at", "email_sent_at", "completed_at",
-	"failed_at", "disclosure", "disclosure_blind", "disclosure_path"}
+	"failed_at", "disclosure", "disclosure_blind"}
+
+// pathColumns are a record's Merkle paths, of record_paths, read after RecordColumns by scanRecord.
+var pathColumns = []string{"record_paths.merkle_path", "record_paths.disclosure_path"}
+
+// withPaths joins a record's paths to records (those of a record not placed are NULL).
+const withPaths = ` LEFT JOIN record_paths ON record_paths.record_seq = records.seq `
 
 // reachedColumn is the column of the time a record reached st (Record.Reached): "" for PENDING, whose time is
 // created_at, and for a state that is not one.
@@ -42,7 +50,8 @@ func reachedColumn(st seald.State) string {
 
 var (
 	recordColumns = strings.Join(RecordColumns, ", ")
-	selectRecord  = `SELECT ` + recordColumns + ` FROM records `
+	selectRecord  = `SELECT records.` + strings.Join(RecordColumns, ", records.") + `, ` + strings.Join(pathColumns, ", ") +
+		` FROM records` + withPaths
 	// InsertRecord inserts one record from RecordValues.
 	InsertRecord = `INSERT INTO records (` + recordColumns + `) VALUES (?` + strings.Repeat(", ?", len(RecordColumns)-1) + `)`
 	// insertRecordSeq is InsertRecord returning the record's seq, which keys its payload and finds its jobs.
@@ -55,26 +64,51 @@ func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, err := jsonText(r.MerklePath, r.MerklePath == nil)
-	if err != nil {
-		return nil, err
-	}
 	mail, err := jsonText(r.Mail, r.Mail == nil)
-	if err != nil {
-		return nil, err
-	}
-	dpath, err := jsonText(r.DisclosurePath, r.DisclosurePath == nil)
 	if err != nil {
 		return nil, err
 	}
 	return []any{r.Reference, r.Pipeline, r.BusinessID, r.ProjectID, r.Network, r.Hash, r.MimeType,
 		string(r.Privacy), string(r.Status), string(r.State), r.ErrorType, r.ErrorMessage, r.CID, r.EncryptedFile,
-		nullInt(token), nullInt(r.BatchID), r.Leaf, path, r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned,
+		nullInt(token), nullInt(r.BatchID), r.Leaf, r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned,
 		r.HasPassword, r.Downloadable, r.PasswordHash, mail, r.MessageID, r.OVI, r.Signature, s.D.Time(r.CreatedAt),
 		s.D.Time(r.UpdatedAt), r.DataKey, s.nullTime(timeOrNil(r.ErasedAt)), s.nullTime(timeOrNil(r.Reached.IPFSStored)),
 		s.nullTime(timeOrNil(r.Reached.AnchorSubmitted)), s.nullTime(timeOrNil(r.Reached.Anchored)),
 		s.nullTime(timeOrNil(r.Reached.EmailSent)), s.nullTime(timeOrNil(r.Reached.Completed)),
-		s.nullTime(timeOrNil(r.Reached.Failed)), nullString(r.Disclosure), nullString(r.DisclosureBlind), dpath}, nil
+		s.nullTime(timeOrNil(r.Reached.Failed)), nullString(r.Disclosure), nullString(r.DisclosureBlind)}, nil
+}
+
+// HasPaths tells a record created with Merkle paths (tests and imports; a sealed record gets them when it is
+// placed): its create inserts them too (InsertValues), and so does not share the multi-row INSERTs of a group.
+func HasPaths(r *seald.Record) bool { return r.MerklePath != nil || r.DisclosurePath != nil }
+
+// InsertPaths keeps the Merkle paths of a record already inserted, found by its reference: for bulk inserts,
+// whose statements do not return the records' seqs.
+func (s *Store) InsertPaths(ctx context.Context, q Querier, r *seald.Record) error {
+	var seq int64
+	if err := q.QueryRow(ctx, `SELECT seq FROM records WHERE reference = ?`, r.Reference).Scan(&seq); err != nil {
+		return err
+	}
+	return insertPaths(ctx, q, seq, r.MerklePath, r.DisclosurePath)
+}
+
+// insertPaths keeps the Merkle paths of the record at seq, if it has any.
+func insertPaths(ctx context.Context, q Querier, seq int64, merkle, disclosure []string) error {
+	if merkle == nil && disclosure == nil {
+		return nil
+	}
+	path, err := jsonText(merkle, merkle == nil)
+	if err != nil {
+		return err
+	}
+	dpath, err := jsonText(disclosure, disclosure == nil)
+	if err != nil {
+		return err
+	}
+	_, err = q.Exec(ctx, `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path) VALUES (?, ?, ?)
+		ON CONFLICT (record_seq) DO UPDATE SET merkle_path = excluded.merkle_path, disclosure_path = excluded.disclosure_path`,
+		seq, path, dpath)
+	return err
 }
 
 func scanRecord(row Row) (*seald.Record, error) {
@@ -86,10 +120,10 @@ func scanRecord(row Row) (*seald.Record, error) {
 	var times [7]*time.Time
 	if err := row.Scan(&r.Reference, &r.Pipeline, &r.BusinessID, &r.ProjectID, &r.Network, &r.Hash, &r.MimeType,
 		&privacy, &status, &state, &r.ErrorType, &r.ErrorMessage, &r.CID, &r.EncryptedFile, &token, &batch, &r.Leaf,
-		&path, &r.RevokedOnChain, &r.IsEmail, &r.IsEncrypted, &r.IsSigned, &r.HasPassword, &r.Downloadable,
+		&r.RevokedOnChain, &r.IsEmail, &r.IsEncrypted, &r.IsSigned, &r.HasPassword, &r.Downloadable,
 		&r.PasswordHash, &mail, &r.MessageID, &r.OVI, &r.Signature, Time{T: &r.CreatedAt}, Time{T: &r.UpdatedAt}, &r.DataKey,
 		Time{Null: &times[0]}, Time{Null: &times[1]}, Time{Null: &times[2]}, Time{Null: &times[3]},
-		Time{Null: &times[4]}, Time{Null: &times[5]}, Time{Null: &times[6]}, &disclosure, &blind, &dpath); err != nil {
+		Time{Null: &times[4]}, Time{Null: &times[5]}, Time{Null: &times[6]}, &disclosure, &blind, &path, &dpath); err != nil {
 		return nil, err
 	}
 	into := [7]*time.Time{&r.ErasedAt, &r.Reached.IPFSStored, &r.Reached.AnchorSubmitted, &r.Reached.Anchored,
@@ -164,6 +198,9 @@ func (s *Store) InsertValues(ctx context.Context, q Querier, op string, r *seald
 		if _, err := q.Exec(ctx, InsertPayload, seq, payload); err != nil {
 			return nil, err
 		}
+	}
+	if err := insertPaths(ctx, q, seq, r.MerklePath, r.DisclosurePath); err != nil {
+		return nil, err
 	}
 	return s.InsertJobs(ctx, q, r.Reference, seq, jobs)
 }
