@@ -27,15 +27,34 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 	if _, err := s.pool.CopyFrom(ctx, pgx.Identifier{"records"}, sqlstore.RecordColumns, pgx.CopyFromRows(rows)); err != nil {
 		return wrap(op, err)
 	}
-	// The paths, of the records that have any, by reference (the COPY gave their seqs).
-	return wrap(op, s.E.Write(ctx, op, func(ctx context.Context, q sqlstore.Querier) error {
-		for _, r := range records {
-			if sqlstore.HasPaths(r) {
-				if err := s.InsertPaths(ctx, q, r); err != nil {
-					return err
-				}
+	// The paths of the records that have any, found by reference (COPY returns no seq), a few thousand records
+	// per statement.
+	var refs []string
+	var merkle, disclosure []*string
+	flush := func() error {
+		if len(refs) == 0 {
+			return nil
+		}
+		_, err := s.pool.Exec(ctx, `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
+			SELECT records.seq, v.m, v.d FROM unnest($1::text[], $2::text[], $3::text[]) AS v (ref, m, d)
+			JOIN records ON records.reference = v.ref`, refs, merkle, disclosure)
+		refs, merkle, disclosure = refs[:0], merkle[:0], disclosure[:0]
+		return err
+	}
+	for _, r := range records {
+		if !sqlstore.HasPaths(r) {
+			continue
+		}
+		m, d, err := sqlstore.PathTexts(r)
+		if err != nil {
+			return wrap(op, err)
+		}
+		refs, merkle, disclosure = append(refs, r.Reference), append(merkle, m), append(disclosure, d)
+		if len(refs) == 4096 {
+			if err := flush(); err != nil {
+				return wrap(op, err)
 			}
 		}
-		return nil
-	}))
+	}
+	return wrap(op, flush())
 }

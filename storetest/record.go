@@ -375,8 +375,10 @@ func testBulkInsert(t *testing.T, s seald.Store) {
 		rs[i] = newRecord(p, base.Add(time.Duration(i)*time.Millisecond))
 	}
 	rs[0] = fullRecord(p, batch.ID)
+	rs[1].DisclosurePath = []string{"0x" + randomHex(32)} // a disclosure path and no Merkle path
 	ok(t, "BulkInsertRecords", bulk.BulkInsertRecords(ctx, rs))
 	equal(t, "bulk-inserted full record", record(t, s, rs[0].Reference), rs[0])
+	equal(t, "bulk-inserted record with a disclosure path only", record(t, s, rs[1].Reference), rs[1])
 	equal(t, "bulk-inserted minimal record", record(t, s, rs[499].Reference), rs[499])
 	byHash, err := s.RecordsByHash(ctx, rs[250].Hash)
 	ok(t, "RecordsByHash", err)

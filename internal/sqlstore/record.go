@@ -82,14 +82,27 @@ func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
 // placed): its create inserts them too (InsertValues), and so does not share the multi-row INSERTs of a group.
 func HasPaths(r *seald.Record) bool { return r.MerklePath != nil || r.DisclosurePath != nil }
 
-// InsertPaths keeps the Merkle paths of a record already inserted, found by its reference: for bulk inserts,
-// whose statements do not return the records' seqs.
-func (s *Store) InsertPaths(ctx context.Context, q Querier, r *seald.Record) error {
-	var seq int64
-	if err := q.QueryRow(ctx, `SELECT seq FROM records WHERE reference = ?`, r.Reference).Scan(&seq); err != nil {
-		return err
-	}
+// InsertPaths keeps the Merkle paths of the record inserted at seq (for bulk inserts; CreateRecord keeps them
+// itself).
+func InsertPaths(ctx context.Context, q Querier, seq int64, r *seald.Record) error {
 	return insertPaths(ctx, q, seq, r.MerklePath, r.DisclosurePath)
+}
+
+// PathTexts are the stored forms of a record's Merkle paths (nil for none), for a store's own bulk insert.
+func PathTexts(r *seald.Record) (merkle, disclosure *string, err error) {
+	text := func(p []string) (*string, error) {
+		v, err := jsonText(p, p == nil)
+		if v == nil || err != nil {
+			return nil, err
+		}
+		t := v.(string)
+		return &t, nil
+	}
+	if merkle, err = text(r.MerklePath); err != nil {
+		return nil, nil, err
+	}
+	disclosure, err = text(r.DisclosurePath)
+	return merkle, disclosure, err
 }
 
 // insertPaths keeps the Merkle paths of the record at seq, if it has any.
