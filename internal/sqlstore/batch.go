@@ -139,28 +139,40 @@ func (s *Store) placePaths(ctx context.Context, q Querier, id int64, chunk []sea
 		args = append(args, e.Reference, path, dpath)
 	}
 	args = append(args, id)
-	texts, _ := pathTexts.LoadOrStore("", NewChunkTexts(pathText))
-	_, err := q.Exec(ctx, texts.(*ChunkTexts).Text(len(chunk)), args...)
+	_, err := q.Exec(ctx, pathTexts.Text(len(chunk)), args...)
 	return err
 }
 
-// pathTexts holds placePaths' statements by chunk size (under one key).
-var pathTexts sync.Map // "" -> *ChunkTexts
-
-// pathText is the INSERT of placePaths for n records.
-func pathText(n int) string {
-	var rows strings.Builder
-	for i := range n {
-		if i == 0 {
-			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS TEXT) AS mpath, CAST(? AS TEXT) AS dpath`)
-		} else {
-			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)`)
-		}
-	}
+// pathTexts are placePaths' statements by chunk size.
+var pathTexts = NewChunkTexts(func(n int) string {
 	return `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
-		SELECT records.seq, v.mpath, v.dpath FROM (` + rows.String() + `) AS v JOIN records ON records.reference = v.reference
+		SELECT records.seq, v.mpath, v.dpath FROM (` + castRows(n, "TEXT reference", "TEXT mpath", "TEXT dpath") + `) AS v
+		JOIN records ON records.reference = v.reference
 		WHERE records.batch_id = ? AND (v.mpath IS NOT NULL OR v.dpath IS NOT NULL) ORDER BY records.seq
 		ON CONFLICT (record_seq) DO UPDATE SET merkle_path = excluded.merkle_path, disclosure_path = excluded.disclosure_path`
+})
+
+// castRows is a list of n rows of parameters, each cast to its column's type ("TEXT reference": the casts give
+// PostgreSQL the parameters' types), as a SELECT ... UNION ALL to join or update from.
+func castRows(n int, columns ...string) string {
+	var rows strings.Builder
+	for i := range n {
+		if i > 0 {
+			rows.WriteString(` UNION ALL `)
+		}
+		rows.WriteString(`SELECT `)
+		for k, c := range columns {
+			typ, name, _ := strings.Cut(c, " ")
+			if k > 0 {
+				rows.WriteString(`, `)
+			}
+			rows.WriteString(`CAST(? AS ` + typ + `)`)
+			if i == 0 {
+				rows.WriteString(` AS ` + name)
+			}
+		}
+	}
+	return rows.String()
 }
 
 // placeTexts are placeRecords' statements by the clause that sets the time the records reach their state.
@@ -168,16 +180,8 @@ var placeTexts sync.Map // string -> *ChunkTexts
 
 // placeText is the UPDATE of placeRecords for n records.
 func placeText(reached string, n int) string {
-	var rows strings.Builder
-	for i := range n {
-		if i == 0 {
-			rows.WriteString(`SELECT CAST(? AS TEXT) AS reference, CAST(? AS BIGINT) AS token, CAST(? AS TEXT) AS leaf`)
-		} else {
-			rows.WriteString(` UNION ALL SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT)`)
-		}
-	}
 	return `UPDATE records SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf,
-		updated_at = ?` + reached + ` FROM (` + rows.String() + `) AS v
+		updated_at = ?` + reached + ` FROM (` + castRows(n, "TEXT reference", "BIGINT token", "TEXT leaf") + `) AS v
 		WHERE records.reference = v.reference AND records.state = ? AND records.network = ? AND records.batch_id IS NULL`
 }
 
