@@ -277,6 +277,24 @@ type Jobs interface {
 	RequeueJob(ctx context.Context, j *Job) (queued bool, err error)
 }
 
+// Completion is one job's CompleteJob, for a store that completes jobs together (JobsTogether).
+type Completion struct {
+	Job         *Job
+	Update      *RecordUpdate
+	DropPayload bool
+	Next        []*Job
+}
+
+// JobsTogether is a store that saves the completions of many jobs at once. The pipeline uses it when its
+// store has it, so that the steps of a group of records end in one transaction rather than one each; a
+// store without it (a fault-injecting wrapper in a test) has each job completed on its own.
+type JobsTogether interface {
+	// CompleteJobs does the CompleteJob of each completion and returns one error per completion: all in one
+	// transaction when every one of them applies, otherwise each in a transaction of its own, so that each
+	// gets its own outcome and a job that is no longer the caller's keeps none of the others from being saved.
+	CompleteJobs(ctx context.Context, cs []Completion) []error
+}
+
 // RecordUpdate is what one pipeline step changes in a record: only the fields the step owns, and only while
 // the record is still in the state the step read. Steps of one record may run at once (a revocation on the
 // leader while a worker sends the e-mail), so none writes the record back whole: each sets its own fields,

@@ -133,6 +133,7 @@ type Pipeline struct {
 	// revokeSent is when this process last sent each pending revocation (revocationKey -> time.Time), so that
 	// a transaction the node may have dropped is sent again, but not at every look.
 	revokeSent sync.Map
+	saver      *saver // nil: each step saves its own completion (a store without seald.JobsTogether)
 }
 
 func (p *Pipeline) crash(point string) {
@@ -210,8 +211,10 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	for range cap(free) {
 		free <- struct{}{}
 	}
+	p.saver = p.newSaver()
+	var runners sync.WaitGroup
 	for range p.Workers {
-		wg.Go(func() {
+		runners.Go(func() {
 			for c := range jobs {
 				if waited := time.Since(c.at); waited > p.hold() {
 					// Every runner was busy for longer than the lease has to spare: a step started now could
@@ -227,6 +230,16 @@ func (p *Pipeline) Run(ctx context.Context) error {
 			}
 		})
 	}
+	if p.saver != nil {
+		wg.Go(func() { p.saver.run(ctx) })
+	}
+	wg.Go(func() {
+		// The saver ends once every runner has handed over its last completion.
+		runners.Wait()
+		if p.saver != nil {
+			close(p.saver.in)
+		}
+	})
 	wg.Go(func() { p.claim(ctx, jobs, free) })
 	wg.Go(func() { p.sweepAtStart(ctx) })
 	wg.Wait()
@@ -357,7 +370,10 @@ func (p *Pipeline) runJob(ctx context.Context, j *seald.Job) {
 	start := time.Now()
 	r, err := p.record(stepCtx, j)
 	if err == nil {
-		err = p.step(stepCtx, j, r)
+		err = p.step(context.WithValue(stepCtx, stepStart{}, start), j, r)
+	}
+	if errors.Is(err, errSaving) {
+		return // the saver ends the step
 	}
 	waiting := errors.Is(err, errNotAnchored) || errors.Is(err, errRevocationSent) || errors.Is(err, errNotStored)
 	if !waiting {
@@ -550,11 +566,7 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 			return err
 		}
 		u.ClearError, u.At = true, p.now()
-		if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) }); err != nil {
-			return err
-		}
-		p.wakeLeader()
-		return nil
+		return p.complete(ctx, p.completion(ctx, j, r, u, true, p.wakeLeader))
 	}
 	u, err := advance(r, seald.StepStored)
 	if err != nil {
@@ -578,11 +590,21 @@ func (p *Pipeline) store(ctx context.Context, j *seald.Job, r *seald.Record) err
 	p.Observer.BlobStored(len(env))
 	p.crash(seald.CrashAfterIPFSAdd)
 	u.ClearError, u.CID, u.EncryptedFile, u.At = true, cid, "ipfs://"+cid, p.now()
-	if err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, true) }); err != nil {
-		return err
-	}
-	p.wakeLeader()
-	return nil
+	return p.complete(ctx, p.completion(ctx, j, r, u, true, p.wakeLeader))
+}
+
+// stepStart is the context key of the time runJob started a step, for the metrics of a step the saver ends.
+type stepStart struct{}
+
+// completion is the completion of step j on record r saving u (dropping its payload when drop), saved alone
+// as CompleteJob with the save's waits (save) when the saver does not save it; saved, when not nil, runs
+// once it is saved.
+func (p *Pipeline) completion(ctx context.Context, j *seald.Job, r *seald.Record, u *seald.RecordUpdate, drop bool, saved func()) *completion {
+	start, _ := ctx.Value(stepStart{}).(time.Time)
+	return &completion{Completion: seald.Completion{Job: j, Update: u, DropPayload: drop}, r: r, start: start,
+		alone: func(ctx context.Context) error {
+			return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, drop) })
+		}, saved: saved}
 }
 
 // errNotStored postpones the deletion of an erased record's copy while its store step may still be putting it.
@@ -634,8 +656,8 @@ type scrubber interface {
 // when it does not apply (ECONFLICT, erased or moved on), the record is read to tell which, the message of
 // an erased record is taken out, and the update is saved as it always was.
 func (p *Pipeline) completeSent(ctx context.Context, j *seald.Job, u *seald.RecordUpdate, next ...*seald.Job) error {
-	me, keeps := p.Mailer.(seald.MailEraser)
-	u.Unerased = keeps && u.MessageID != ""
+	me, _ := p.Mailer.(seald.MailEraser)
+	p.unerased(u)
 	err := p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false, next...) })
 	if !u.Unerased || seald.ErrorCode(err) != seald.ECONFLICT {
 		return err
@@ -693,15 +715,25 @@ func (p *Pipeline) notify(ctx context.Context, j *seald.Job, r *seald.Record) er
 		u.At = p.now()
 	}
 	start := time.Now()
+	var next []*seald.Job
+	var saved func()
 	if err := p.sign(r, u); err != nil {
-		next := &seald.Job{Kind: seald.JobFinish, Reference: r.Reference, RunAt: p.now()}
-		return p.completeSent(ctx, j, u, next)
+		next = []*seald.Job{{Kind: seald.JobFinish, Reference: r.Reference, RunAt: p.now()}}
+	} else {
+		saved = func() { p.Observer.StepDone(seald.JobFinish, time.Since(start), nil) }
 	}
-	if err := p.completeSent(ctx, j, u); err != nil {
-		return err
-	}
-	p.Observer.StepDone(seald.JobFinish, time.Since(start), nil)
-	return nil
+	p.unerased(u)
+	c := p.completion(ctx, j, r, u, false, saved)
+	c.Next = next
+	c.alone = func(ctx context.Context) error { return p.completeSent(ctx, j, u, next...) }
+	return p.complete(ctx, c)
+}
+
+// unerased makes the notify step's update u apply only to a record not erased when the outbox keeps messages
+// and u saves one that was sent (see completeSent).
+func (p *Pipeline) unerased(u *seald.RecordUpdate) {
+	_, keeps := p.Mailer.(seald.MailEraser)
+	u.Unerased = keeps && u.MessageID != ""
 }
 
 // finish signs the record's proof digest with the service key and marks the record COMPLETED.
@@ -710,7 +742,7 @@ func (p *Pipeline) finish(ctx context.Context, j *seald.Job, r *seald.Record) er
 	if err := p.sign(r, u); err != nil {
 		return err
 	}
-	return p.save(ctx, func() error { return p.Store.CompleteJob(ctx, j, u, false) })
+	return p.complete(ctx, p.completion(ctx, j, r, u, false, nil))
 }
 
 // sign signs the record's proof digest with the service key and marks it COMPLETED when the lifecycle lets

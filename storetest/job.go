@@ -23,6 +23,7 @@ var jobTests = []test{
 	{"CompleteOwnFields", testCompleteOwnFields},
 	{"CompleteMovedOn", testCompleteMovedOn},
 	{"CompleteStale", testCompleteStale},
+	{"CompleteTogether", testCompleteTogether},
 	{"Retry", testRetryJob},
 	{"Fail", testFailJob},
 	{"ReleaseLeases", testReleaseLeases},
@@ -416,6 +417,67 @@ func testCompleteStale(t *testing.T, s seald.Store) {
 	ok(t, "CompleteJob by the current holder", s.CompleteJob(ctx, current, u, true))
 	wantCode(t, "CompleteJob twice", s.CompleteJob(ctx, current, u, true), seald.ECONFLICT)
 	wantCode(t, "RetryJob of a completed job", s.RetryJob(ctx, current, seald.ErrorTypeIPFS, "x"), seald.ECONFLICT)
+}
+
+// CompleteJobs saves the completions that apply, each as CompleteJob would, and refuses the one whose record
+// moved on (ECONFLICT) without keeping the others from being saved.
+func testCompleteTogether(t *testing.T, s seald.Store) {
+	ctx := t.Context()
+	st, isTogether := s.(seald.JobsTogether)
+	if !isTogether {
+		t.Fatalf("%T does not complete jobs together (seald.JobsTogether)", s)
+	}
+	if errs := st.CompleteJobs(ctx, nil); len(errs) != 0 {
+		t.Errorf("CompleteJobs of nothing = %v", errs)
+	}
+	_, p := tenant(t, s)
+	var rs []*seald.Record
+	for i := range 3 {
+		rs = append(rs, withJobs(t, s, p, &seald.Job{Kind: seald.JobStore, RunAt: base.Add(time.Duration(i) * time.Millisecond)}))
+	}
+	jobs := claimAll(t, s, allKinds, base.Add(time.Second))
+	if len(jobs) != 3 {
+		t.Fatalf("claimed %s, want the three store jobs", show(jobs))
+	}
+	byRef := map[string]*seald.Job{}
+	for _, j := range jobs {
+		byRef[j.Reference] = j
+	}
+	moved := *rs[1]
+	var cs []seald.Completion
+	for i, r := range rs {
+		u := &seald.RecordUpdate{When: r.State, State: seald.StateIPFSStored, CID: "bafkrei" + randomHex(20),
+			EncryptedFile: "ipfs://x", At: base.Add(time.Second)}
+		if i == 1 {
+			u.When = seald.StateAnchored // the record moved on: refused
+		}
+		cs = append(cs, seald.Completion{Job: byRef[r.Reference], Update: u, DropPayload: true,
+			Next: []*seald.Job{{Kind: seald.JobNotify, RunAt: base.Add(2 * time.Second)}}})
+	}
+	errs := st.CompleteJobs(ctx, cs)
+	if len(errs) != 3 {
+		t.Fatalf("CompleteJobs gave %d errors for 3 completions", len(errs))
+	}
+	wantCode(t, "CompleteJobs of the record that moved on", errs[1], seald.ECONFLICT)
+	equal(t, "record that moved on, after the refused save", record(t, s, rs[1].Reference), &moved)
+	if _, err := s.Payload(ctx, rs[1].Reference); err != nil {
+		t.Errorf("Payload after a refused completion: %v", err)
+	}
+	for _, i := range []int{0, 2} {
+		ok(t, fmt.Sprintf("CompleteJobs, completion %d", i), errs[i])
+		r, u := rs[i], cs[i].Update
+		r.State, r.CID, r.EncryptedFile = u.State, u.CID, u.EncryptedFile
+		r.UpdatedAt, r.Reached.IPFSStored = u.At, u.At
+		equal(t, fmt.Sprintf("record %d saved together", i), record(t, s, r.Reference), r)
+		_, err := s.Payload(ctx, r.Reference)
+		wantCode(t, "Payload after it was dropped", err, seald.ENOTFOUND)
+		if next := cs[i].Next[0]; next.ID == 0 || next.Reference != r.Reference {
+			t.Errorf("next job of completion %d = %s, want an id and the record's reference", i, show(next))
+		}
+	}
+	counts, err := s.CountJobs(ctx)
+	ok(t, "CountJobs", err)
+	equal(t, "CountJobs", counts, map[string]int{seald.JobNotify: 2, seald.JobStore: 1})
 }
 
 // RetryJob saves the attempt, frees the lease and sets the record's error; the job waits for its new run.

@@ -257,27 +257,10 @@ func (s *Store) ownJob(ctx context.Context, q Querier, op string, j *seald.Job, 
 // the job over, and the record must still be in u.When; otherwise it is ECONFLICT and nothing changes.
 func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUpdate, dropPayload bool, next ...*seald.Job) error {
 	op := s.op("CompleteJob")
+	c := seald.Completion{Job: j, Update: u, DropPayload: dropPayload, Next: next}
 	var ids []int64
-	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
-		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
-			return err
-		}
-		if u != nil {
-			if err := s.updateRecord(ctx, q, op, j.Reference, u); err != nil {
-				return err
-			}
-			if err := s.insertEvent(ctx, q, u.Event); err != nil {
-				return err
-			}
-		}
-		if dropPayload {
-			if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = (SELECT seq FROM records WHERE reference = ?)`,
-				j.Reference); err != nil {
-				return err
-			}
-		}
-		var err error
-		ids, err = s.InsertJobs(ctx, q, j.Reference, 0, next)
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) (err error) {
+		ids, err = s.completeJob(ctx, q, op, c)
 		return err
 	})
 	if err != nil {
@@ -285,6 +268,62 @@ func (s *Store) CompleteJob(ctx context.Context, j *seald.Job, u *seald.RecordUp
 	}
 	SetJobIDs(j.Reference, next, ids)
 	return nil
+}
+
+// CompleteJobs does the CompleteJob of each completion (seald.JobsTogether): all in one transaction while
+// each applies. When one does not (its job is no longer the caller's, its record moved on) or the
+// transaction fails, nothing of it stays and each completion runs again alone, so that each gets its own
+// outcome; that is rare (a lease that ran out, an erasure during a step), so the common case pays no
+// savepoint per job.
+func (s *Store) CompleteJobs(ctx context.Context, cs []seald.Completion) []error {
+	errs := make([]error, len(cs))
+	if len(cs) == 0 {
+		return errs
+	}
+	op := s.op("CompleteJobs")
+	ids := make([][]int64, len(cs))
+	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
+		for i, c := range cs {
+			var err error
+			if ids[i], err = s.completeJob(ctx, q, op, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		for i, c := range cs {
+			SetJobIDs(c.Job.Reference, c.Next, ids[i])
+		}
+		return errs
+	}
+	for i, c := range cs {
+		errs[i] = s.CompleteJob(ctx, c.Job, c.Update, c.DropPayload, c.Next...)
+	}
+	return errs
+}
+
+// completeJob writes one completion in q and returns the ids of its next jobs.
+func (s *Store) completeJob(ctx context.Context, q Querier, op string, c seald.Completion) ([]int64, error) {
+	j, u := c.Job, c.Update
+	if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
+		return nil, err
+	}
+	if u != nil {
+		if err := s.updateRecord(ctx, q, op, j.Reference, u); err != nil {
+			return nil, err
+		}
+		if err := s.insertEvent(ctx, q, u.Event); err != nil {
+			return nil, err
+		}
+	}
+	if c.DropPayload {
+		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = (SELECT seq FROM records WHERE reference = ?)`,
+			j.Reference); err != nil {
+			return nil, err
+		}
+	}
+	return s.InsertJobs(ctx, q, j.Reference, 0, c.Next)
 }
 
 // RetryJob saves the job's attempts, last error, failing time and next run, releases its lease, and sets
