@@ -560,14 +560,25 @@ func truncate(s string) string {
 	return s
 }
 
-// runRevocations runs the due revocation jobs of a network, on its leader.
+// runRevocations runs the due revocation jobs of a network, on its leader, each once a round: a revocation
+// that waits (for its token's batch, for its transaction) is due again after a short wait, and when saving
+// its retry took longer than that wait (a store under load), running due jobs until none was left ran that
+// one for ever, and the batch it waited for was never built. So the round ends at the first job it already
+// ran (which is run, since its claim leased it) and the leader goes on.
 func (p *Pipeline) runRevocations(ctx context.Context, network string) {
+	ran := map[int64]bool{}
 	for ctx.Err() == nil {
 		jobs, err := p.Store.ClaimJobs(ctx, []string{seald.RevokeJob(network)}, 1, p.now(), p.Lease)
 		if err != nil || len(jobs) == 0 {
 			return
 		}
-		p.runJob(context.WithoutCancel(ctx), jobs[0])
+		j := jobs[0]
+		again := ran[j.ID]
+		ran[j.ID] = true
+		p.runJob(context.WithoutCancel(ctx), j)
+		if again {
+			return
+		}
 	}
 }
 

@@ -2,10 +2,13 @@ package pipeline_test
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"seald.dev/seald"
+	"seald.dev/seald/pipeline"
 )
 
 // unavailableStore fails the save of the first n notify steps with EUNAVAILABLE, as a database that is
@@ -37,5 +40,36 @@ func TestPipelineWaitsOutUnavailableStore(t *testing.T) {
 	}
 	if us.n.Load() >= 0 {
 		t.Errorf("the store's outage was not met (%d saves left to fail)", us.n.Load())
+	}
+}
+
+// slowRetryStore takes longer to save a retry of a revocation than the revocation waits before it looks
+// again, as a database under load may.
+type slowRetryStore struct {
+	pipeline.Store
+	slow time.Duration
+}
+
+func (s *slowRetryStore) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMessage string) error {
+	if strings.HasPrefix(j.Kind, seald.JobRevoke+":") {
+		time.Sleep(s.slow)
+	}
+	return s.Store.RetryJob(ctx, j, errorType, errorMessage)
+}
+
+// TestRevocationWaitingOnSlowStoreLetsBatchesGo: a revocation that waits for its token's batch is due again
+// by the time its retry is saved when the store is slower than its wait; the leader still anchors the batch
+// it waits for, instead of running the revocation again and again.
+func TestRevocationWaitingOnSlowStoreLetsBatchesGo(t *testing.T) {
+	e := newEnv(t)
+	e.wrap = func(s pipeline.Store) pipeline.Store { return &slowRetryStore{Store: s, slow: 60 * time.Millisecond} }
+	ref := e.seal(1).Reference
+	if _, err := e.svc.SetStatus(t.Context(), e.caller, ref, "REVOKED", ""); err != nil {
+		t.Fatal(err)
+	}
+	e.start(8)
+	r := e.wait(ref, "revoked on chain", func(r *seald.Record) bool { return r.RevokedOnChain })
+	if r.TokenID == 0 || e.chain.revocations(r.TokenID) != 1 {
+		t.Errorf("revocation before anchoring, on a slow store: %+v", r)
 	}
 }
