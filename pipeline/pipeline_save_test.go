@@ -63,13 +63,5 @@ func (s *slowRetryStore) RetryJob(ctx context.Context, j *seald.Job, errorType, 
 func TestRevocationWaitingOnSlowStoreLetsBatchesGo(t *testing.T) {
 	e := newEnv(t)
 	e.wrap = func(s pipeline.Store) pipeline.Store { return &slowRetryStore{Store: s, slow: 60 * time.Millisecond} }
-	ref := e.seal(1).Reference
-	if _, err := e.svc.SetStatus(t.Context(), e.caller, ref, "REVOKED", ""); err != nil {
-		t.Fatal(err)
-	}
-	e.start(8)
-	r := e.wait(ref, "revoked on chain", func(r *seald.Record) bool { return r.RevokedOnChain })
-	if r.TokenID == 0 || e.chain.revocations(r.TokenID) != 1 {
-		t.Errorf("revocation before anchoring, on a slow store: %+v", r)
-	}
+	revokeBeforeAnchor(t, e)
 }

@@ -396,7 +396,13 @@ func TestPipelineStuckRevocationReplaced(t *testing.T) {
 }
 
 func TestPipelineRevocationBeforeAnchorWaits(t *testing.T) {
-	e := newEnv(t)
+	revokeBeforeAnchor(t, newEnv(t))
+}
+
+// revokeBeforeAnchor revokes a record before the pipeline starts, and checks that it is revoked on chain once,
+// after its batch.
+func revokeBeforeAnchor(t *testing.T, e *env) {
+	t.Helper()
 	ref := e.seal(1).Reference
 	if _, err := e.svc.SetStatus(t.Context(), e.caller, ref, "REVOKED", ""); err != nil {
 		t.Fatal(err)

@@ -53,17 +53,25 @@ func (s *togetherStore) CompleteJob(ctx context.Context, j *seald.Job, u *seald.
 	return s.Store.CompleteJob(ctx, j, u, dropPayload, next...)
 }
 
+// sealTogether seals n records in an env whose pipeline saves through a togetherStore that fails the first
+// failGroups groups holding a notify step.
+func sealTogether(t *testing.T, n int, failGroups int32) (*env, *togetherStore, []string) {
+	e := newEnv(t)
+	ts := &togetherStore{}
+	ts.failGroups.Store(failGroups)
+	e.wrap = func(s pipeline.Store) pipeline.Store { ts.Store = s; return ts }
+	var refs []string
+	for i := range n {
+		refs = append(refs, e.seal(i).Reference)
+	}
+	return e, ts, refs
+}
+
 // TestStepsSavedTogether: with a store that saves completions together, the store and notify steps of every
 // record are saved by CompleteJobs, none by a CompleteJob of its own.
 func TestStepsSavedTogether(t *testing.T) {
-	e := newEnv(t)
-	ts := &togetherStore{}
-	e.wrap = func(s pipeline.Store) pipeline.Store { ts.Store = s; return ts }
+	e, ts, refs := sealTogether(t, 40, 0)
 	e.workers = 8
-	var refs []string
-	for i := range 40 {
-		refs = append(refs, e.seal(i).Reference)
-	}
 	e.start(16)
 	for _, ref := range refs {
 		e.waitState(ref, seald.StateCompleted)
@@ -85,14 +93,7 @@ func TestStepsSavedTogether(t *testing.T) {
 // after the e-mails went out, each step is saved again alone once the store is back, instead of failing and
 // sending its e-mail again.
 func TestStepsSavedTogetherWaitOutUnavailableStore(t *testing.T) {
-	e := newEnv(t)
-	ts := &togetherStore{}
-	ts.failGroups.Store(1)
-	e.wrap = func(s pipeline.Store) pipeline.Store { ts.Store = s; return ts }
-	var refs []string
-	for i := range 6 {
-		refs = append(refs, e.seal(i).Reference)
-	}
+	e, ts, refs := sealTogether(t, 6, 1)
 	e.start(8)
 	for _, ref := range refs {
 		e.waitState(ref, seald.StateCompleted)
