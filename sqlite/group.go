@@ -46,14 +46,21 @@ import (
 const defaultMaxGroup = 256
 
 // defaultLinger is how long after the start of a group the committer waits before it starts the next one
-// while no create (an acceptance, which a client waits for) is queued: the pipeline's saves and claims,
-// which nobody waits for but the pipeline's runners, then share commits. With the pipeline's writes each
-// committed as soon as the one before ended, groups stayed small at moderate rates and their fixed cost
-// (a transaction, its WAL frames, an fsync) was the larger part of the end-to-end CPU per record: at 1,000
-// records/s offered, the end-to-end bench measured about 1.3 ms per record without it and 0.9 ms with 5 ms.
-// A create queued while the committer lingers waits at most the rest of it; one queued when a group is due
-// ends the wait (intake, where creates always wait, never lingers).
-const defaultLinger = 5 * time.Millisecond
+// while fewer than defaultDueAt creates (acceptances, which a client waits for) are queued: the writes that
+// come meanwhile share one commit. Each commit writes every page it changed whole into the WAL, and at
+// moderate rates the pages are mostly the same ones (the last pages of the records table and of the indexes
+// keyed in order, each random index leaf that a few records share), so how often commits come decides the
+// WAL bytes per record more than what a record writes. Measured with `sealbench --only writes` (3,000
+// records at 1,000/s, docs/bench.md): a commit whenever a create was queued (the earlier rule, linger 5 ms)
+// wrote 37-42 KB of WAL per record; lingering 50 ms for up to 32 creates, 19 KB, and 0.95-1.0 ms of CPU per
+// record against 1.3. The pipeline's runners do not wait for these commits (its saver hands them over in
+// groups), so only an acceptance waits: at most the linger, and less as soon as 32 are queued.
+const defaultLinger = 50 * time.Millisecond
+
+// defaultDueAt is how many queued creates end the committer's linger (see defaultLinger): under intake (many
+// clients each waiting for its acceptance) they come in bursts and commit at once, as they did when every
+// create was urgent; at 1,000 records/s they share a commit every 32 ms or so.
+const defaultDueAt = 32
 
 // Option changes how Open sets up the Store.
 type Option func(*options)
@@ -61,6 +68,7 @@ type Option func(*options)
 type options struct {
 	maxGroup int
 	linger   time.Duration
+	dueAt    int
 	// unpreparedWrites runs the statements of write transactions as given, as before they were prepared
 	// once on the writer (to measure against: BenchmarkCreateRecord).
 	unpreparedWrites bool
@@ -73,9 +81,13 @@ func WithoutGroupCommit() Option { return func(o *options) { o.maxGroup = 1 } }
 // MaxGroup sets how many writes one group transaction takes at most (default 256); 1 turns grouping off.
 func MaxGroup(n int) Option { return func(o *options) { o.maxGroup = max(1, n) } }
 
-// Linger sets how long the committer waits after the start of a group before it starts the next, while no
-// create is queued (default 5 ms; 0: it never waits). See defaultLinger.
+// Linger sets how long the committer waits after the start of a group before it starts the next, while
+// fewer creates than DueAt's are queued (default 50 ms; 0: it never waits). See defaultLinger.
 func Linger(d time.Duration) Option { return func(o *options) { o.linger = max(0, d) } }
+
+// DueAt sets how many queued creates end the committer's linger (default 32; 1: a create is never held for
+// others). See defaultDueAt.
+func DueAt(n int) Option { return func(o *options) { o.dueAt = max(1, n) } }
 
 // writeReq is one caller's write waiting for the committer.
 type writeReq struct {
@@ -107,13 +119,14 @@ type committer struct {
 	apart atomic.Int64
 }
 
-func newCommitter(s *Store, maxGroup int, linger time.Duration) *committer {
+func newCommitter(s *Store, maxGroup int, linger time.Duration, dueAt int) *committer {
 	c := &committer{s: s}
-	c.g = group.New(maxGroup, 1, c.commit, nil, group.Linger(linger, urgent))
+	c.g = group.New(maxGroup, 1, c.commit, nil, group.Linger(linger, urgent), group.DueAt[*writeReq](dueAt))
 	return c
 }
 
-// urgent tells the writes the committer does not linger for: creates, which an accepting client waits for.
+// urgent tells the writes the committer lingers for only until DueAt of them wait: creates, which an
+// accepting client waits for.
 func urgent(r *writeReq) bool { return r.create != nil }
 
 // errClosed is the error of a write given to a closed Store.

@@ -62,7 +62,7 @@ type Store struct {
 // nothing it accepted is ever lost. Concurrent writes are committed in groups (see group.go) unless an
 // option says otherwise.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	o := options{maxGroup: defaultMaxGroup, linger: defaultLinger}
+	o := options{maxGroup: defaultMaxGroup, linger: defaultLinger, dueAt: defaultDueAt}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -133,7 +133,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	s.writes = writeStmts{db: w, stmts: map[string]*sql.Stmt{}, off: o.unpreparedWrites}
 	s.Store = &sqlstore.Store{D: dialect, E: engine{s}}
 	if o.maxGroup > 1 {
-		s.group = newCommitter(s, o.maxGroup, o.linger)
+		s.group = newCommitter(s, o.maxGroup, o.linger, o.dueAt)
 	}
 	if err := s.migrateWhenFree(ctx); err != nil {
 		s.Close()

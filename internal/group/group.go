@@ -41,9 +41,11 @@ type Committer[T any] struct {
 	commit   func(batch []T) []error
 	abandon  func(T)
 	key      func(T) string
-	// linger and urgent: see Linger.
+	// linger, urgent and dueAt: see Linger and DueAt.
 	linger time.Duration
 	urgent func(T) bool
+	dueAt  int
+	due    chan struct{} // dueAt urgent items wait: a lingering worker stops lingering
 
 	mu      sync.Mutex
 	queue   []*req[T]
@@ -67,10 +69,19 @@ func Distinct[T any](key func(T) string) Option[T] {
 // item (urgent may be nil: none is) and fewer than maxGroup items wait, so that at moderate rates the items
 // that would each have gone alone, or nearly, share one commit: the commit's fixed cost (a transaction, an
 // fsync) is paid by more of them. An urgent item waiting when a batch is due is taken at once with whatever
-// waits; one queued while the worker lingers waits at most the rest of d. Under load batches take longer
+// waits (DueAt of them, when DueAt says more than one); one queued while the worker lingers waits at most the
+// rest of d. Under load batches take longer
 // than d and nothing lingers.
 func Linger[T any](d time.Duration, urgent func(T) bool) Option[T] {
 	return func(c *Committer[T]) { c.linger, c.urgent = d, urgent }
+}
+
+// DueAt makes a batch due when n urgent items wait (see Linger; default 1): a worker lingers while fewer
+// wait, and stops lingering as soon as the n-th is queued. With n above one, urgent items share the linger
+// too, up to n of them: at moderate rates a batch then holds many of them (fewer commits, each writing its
+// pages once for all), while a burst of them is taken as soon as n have come.
+func DueAt[T any](n int) Option[T] {
+	return func(c *Committer[T]) { c.dueAt = max(1, n) }
 }
 
 // New starts workers goroutines (at least one) that hand the queued items, up to maxGroup at a time (at
@@ -86,6 +97,8 @@ func New[T any](maxGroup, workers int, commit func(batch []T) []error, abandon f
 		commit:   commit,
 		abandon:  abandon,
 		wake:     make(chan struct{}, 1),
+		due:      make(chan struct{}, 1),
+		dueAt:    1,
 		closing:  make(chan struct{}),
 		exited:   make(chan struct{}),
 	}
@@ -116,7 +129,14 @@ func (c *Committer[T]) Submit(ctx context.Context, item T) error {
 		return ErrClosed
 	}
 	c.queue = append(c.queue, r)
+	due := c.dueAt > 1 && c.urgent != nil && c.urgent(item) && c.urgentQueued() >= c.dueAt
 	c.mu.Unlock()
+	if due {
+		select {
+		case c.due <- struct{}{}:
+		default:
+		}
+	}
 	c.signal()
 	select {
 	case err := <-r.done:
@@ -203,11 +223,12 @@ func (c *Committer[T]) lingerAfter(last time.Time) {
 	if wait <= 0 {
 		return
 	}
-	c.mu.Lock()
-	full, urgent := len(c.queue) >= c.maxGroup, false
-	for i := 0; c.urgent != nil && i < len(c.queue) && !urgent; i++ {
-		urgent = c.urgent(c.queue[i].item)
+	select {
+	case <-c.due: // a signal from an earlier batch's items: the count below says whether it still holds
+	default:
 	}
+	c.mu.Lock()
+	full, urgent := len(c.queue) >= c.maxGroup, c.urgentQueued() >= c.dueAt
 	c.mu.Unlock()
 	if full || urgent {
 		return
@@ -216,8 +237,20 @@ func (c *Committer[T]) lingerAfter(last time.Time) {
 	defer t.Stop()
 	select {
 	case <-t.C:
+	case <-c.due:
 	case <-c.closing:
 	}
+}
+
+// urgentQueued counts the urgent items that wait, up to dueAt; c.mu is held.
+func (c *Committer[T]) urgentQueued() int {
+	n := 0
+	for i := 0; c.urgent != nil && i < len(c.queue) && n < c.dueAt; i++ {
+		if c.queue[i].state.Load() == queued && c.urgent(c.queue[i].item) {
+			n++
+		}
+	}
+	return n
 }
 
 // take removes up to maxGroup items from the head of the queue and marks them taken, dropping those

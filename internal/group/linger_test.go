@@ -86,3 +86,27 @@ func TestLingerUrgent(t *testing.T) {
 		t.Fatalf("%d batches %v, want 3", n, l.batches)
 	}
 }
+
+// TestDueAt: urgent items linger too while fewer than DueAt of them wait, and the one that makes DueAt ends
+// the linger at once, all of them in one batch.
+func TestDueAt(t *testing.T) {
+	var l batchLog
+	urgent := func(i int) bool { return i < 0 }
+	c := New(64, 1, l.commit, nil, Linger(time.Hour, urgent), DueAt[int](3))
+	defer c.Close()
+	submitAll(t, c, 0)
+	done := make(chan struct{})
+	go func() { submitAll(t, c, -1, -2); close(done) }()
+	waitQueued(c, 2)
+	go submitAll(t, c, -3)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the third urgent item did not end the linger")
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.batches) != 2 || len(l.batches[1]) != 3 {
+		t.Fatalf("batches %v, want [0] and the three urgent items together", l.batches)
+	}
+}
