@@ -57,6 +57,11 @@ const defaultMaxGroup = 256
 // groups), so only an acceptance waits: at most the linger, and less as soon as 32 are queued.
 const defaultLinger = 50 * time.Millisecond
 
+// The committer lingers only after a group of two writes or more (group.LingerFrom): a lone record's writes
+// (its acceptance, the claim, the store step, the batch, the anchoring) come one at a time, each after the one
+// before was committed, and lingering 50 ms before each of them took a lone record from acceptance to
+// ANCHORED in 251 ms instead of 33, grouping nothing.
+//
 // defaultDueAt is how many queued creates end the committer's linger (see defaultLinger): under intake (many
 // clients each waiting for its acceptance) they come in bursts and commit at once, as they did when every
 // create was urgent; at 1,000 records/s they share a commit every 32 ms or so.
@@ -121,7 +126,8 @@ type committer struct {
 
 func newCommitter(s *Store, maxGroup int, linger time.Duration, dueAt int) *committer {
 	c := &committer{s: s}
-	c.g = group.New(maxGroup, 1, c.commit, nil, group.Linger(linger, urgent), group.DueAt[*writeReq](dueAt))
+	c.g = group.New(maxGroup, 1, c.commit, nil, group.Linger(linger, urgent), group.DueAt[*writeReq](dueAt),
+		group.LingerFrom[*writeReq](2))
 	return c
 }
 

@@ -46,6 +46,7 @@ type Committer[T any] struct {
 	urgent func(T) bool
 	dueAt  int
 	due    chan struct{} // dueAt urgent items wait: a lingering worker stops lingering
+	from   int           // see LingerFrom
 
 	mu      sync.Mutex
 	queue   []*req[T]
@@ -84,6 +85,14 @@ func DueAt[T any](n int) Option[T] {
 	return func(c *Committer[T]) { c.dueAt = max(1, n) }
 }
 
+// LingerFrom makes a worker linger (see Linger) only after a batch of at least n items (default 1: after
+// every batch). When the writes come one at a time, each step of a chain waiting for the one before (a lone
+// record on its way through a pipeline), lingering only delays each of them and groups nothing; a batch of
+// two or more says that items come faster than they are committed, which is when lingering pays.
+func LingerFrom[T any](n int) Option[T] {
+	return func(c *Committer[T]) { c.from = max(1, n) }
+}
+
 // New starts workers goroutines (at least one) that hand the queued items, up to maxGroup at a time (at
 // least one), to commit. commit returns the outcome of each item of batch, in order (nil: every item
 // succeeded); it runs on one worker at a time per batch, and with several workers several batches may be
@@ -99,6 +108,7 @@ func New[T any](maxGroup, workers int, commit func(batch []T) []error, abandon f
 		wake:     make(chan struct{}, 1),
 		due:      make(chan struct{}, 1),
 		dueAt:    1,
+		from:     1,
 		closing:  make(chan struct{}),
 		exited:   make(chan struct{}),
 	}
@@ -189,13 +199,17 @@ func (c *Committer[T]) signal() {
 
 func (c *Committer[T]) run() {
 	var last time.Time // when this worker last took a batch
+	size := 0          // how many items it held
 	for range c.wake {
 		for {
 			if c.linger > 0 {
-				c.lingerAfter(last)
+				if size >= c.from {
+					c.lingerAfter(last)
+				}
 				last = time.Now()
 			}
 			batch, empty, closed := c.take()
+			size = len(batch)
 			if !empty && c.workers > 1 {
 				c.signal() // let another worker start the next batch while this one commits
 			}

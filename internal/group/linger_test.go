@@ -110,3 +110,67 @@ func TestDueAt(t *testing.T) {
 		t.Fatalf("batches %v, want [0] and the three urgent items together", l.batches)
 	}
 }
+
+// TestLingerFrom: after a batch of two items the worker lingers (see TestNoLingerAfterLoneBatch for a batch
+// of one).
+func TestLingerFrom(t *testing.T) {
+	var l batchLog
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	commit := func(batch []int) []error {
+		once.Do(func() { close(entered); <-release }) // the first batch waits until two more items are queued
+		return l.commit(batch)
+	}
+	c := New(64, 1, commit, nil, Linger[int](time.Hour, nil), LingerFrom[int](2))
+	go submitAll(t, c, 0)
+	<-entered
+	go submitAll(t, c, 1, 2)
+	waitQueued(c, 2)
+	close(release)
+	deadline := time.Now().Add(30 * time.Second)
+	for l.count() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("batches %v, want [0] and [1 2]", l.batches)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// After the batch of two the worker lingers (an hour): 3 waits until Close.
+	done := make(chan struct{})
+	go func() { submitAll(t, c, 3); close(done) }()
+	waitQueued(c, 1)
+	select {
+	case <-done:
+		t.Fatal("an item after a batch of two did not wait for the linger")
+	case <-time.After(100 * time.Millisecond):
+	}
+	c.Close()
+	<-done
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.batches) != 3 || len(l.batches[1]) != 2 {
+		t.Fatalf("batches %v, want [0], [1 2], [3]", l.batches)
+	}
+}
+
+// TestNoLingerAfterLoneBatch: with LingerFrom(2), items that come one at a time, each after the one before
+// was committed, are each committed at once however long the linger.
+func TestNoLingerAfterLoneBatch(t *testing.T) {
+	var l batchLog
+	c := New(64, 1, l.commit, nil, Linger[int](time.Hour, nil), LingerFrom[int](2))
+	defer c.Close()
+	done := make(chan struct{})
+	go func() {
+		for i := range 5 {
+			submitAll(t, c, i)
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("items that came one at a time waited for the linger")
+	}
+	if n := l.count(); n != 5 {
+		t.Errorf("%d batches %v, want 5", n, l.batches)
+	}
+}
