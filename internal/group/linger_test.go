@@ -20,6 +20,20 @@ func (l *batchLog) commit(batch []int) []error {
 	return nil
 }
 
+// sizes checks the sizes of the batches committed so far.
+func (l *batchLog) sizes(t *testing.T, want ...int) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ok := len(l.batches) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = len(l.batches[i]) == want[i]
+	}
+	if !ok {
+		t.Fatalf("batches %v, want batches of %v items", l.batches, want)
+	}
+}
+
 func (l *batchLog) count() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -104,11 +118,7 @@ func TestDueAt(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the third urgent item did not end the linger")
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.batches) != 2 || len(l.batches[1]) != 3 {
-		t.Fatalf("batches %v, want [0] and the three urgent items together", l.batches)
-	}
+	l.sizes(t, 1, 3) // [0], then the three urgent items together
 }
 
 // TestLingerFrom: after a batch of two items the worker lingers (see TestNoLingerAfterLoneBatch for a batch
@@ -145,11 +155,7 @@ func TestLingerFrom(t *testing.T) {
 	}
 	c.Close()
 	<-done
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.batches) != 3 || len(l.batches[1]) != 2 {
-		t.Fatalf("batches %v, want [0], [1 2], [3]", l.batches)
-	}
+	l.sizes(t, 1, 2, 1) // [0], [1 2], [3]
 }
 
 // TestNoLingerAfterLoneBatch: with LingerFrom(2), items that come one at a time, each after the one before
