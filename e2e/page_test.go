@@ -141,14 +141,24 @@ func (tb *tab) do(steps ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// text is an element's rendered text (innerText: what a reader sees, CSS capitalization included).
+// text is an element's rendered text (innerText: what a reader sees, CSS capitalization included), read in
+// one evaluation in the page, once the element exists. Finding the node and then reading it, two calls, failed
+// when a navigation replaced the document between them (CI: "No node with given id found").
 func (tb *tab) text(sel string) string {
 	tb.t.Helper()
-	s, err := chromedp.Run(tb.ctx, chromedp.Text(chromedp.CSS(sel)))
-	if err != nil {
-		tb.t.Fatalf("text of %s: %v", sel, err)
+	const absent = "\x00absent"
+	js := `(() => { const e = document.querySelector(` + strconv.Quote(sel) + `); return e ? e.innerText : ` + strconv.Quote(absent) + ` })()`
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](js))
+		if err == nil && s != absent {
+			return strings.TrimSpace(s)
+		}
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("text of %s: %v (the element never appeared)", sel, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return strings.TrimSpace(s)
 }
 
 // open loads a page, saves full-page screenshots at a phone's 390 px and a desktop's 1280 px, and checks
