@@ -45,6 +45,10 @@ type WritesRun struct {
 	// the WAL position is the whole server's, so other databases' writes (tests on a shared machine) land in
 	// WALBytes too.
 	BackgroundWAL float64 `json:"background_wal_bytes_per_second,omitempty"`
+	// WALSplit is, on PostgreSQL, where the WAL bytes went, by table and index (walsplit.go), or WALSplitWhy
+	// why they could not be split.
+	WALSplit    []WALShare `json:"wal_split,omitempty"`
+	WALSplitWhy string     `json:"wal_split_why,omitempty"`
 }
 
 // SDCost is the selective-disclosure payload's cost, measured apart on the bench's own record: the
@@ -110,11 +114,15 @@ func writesOn(ctx context.Context, cfg Config, open Opener, st storeRun) (*Write
 	var walBefore, bgWAL int64
 	var tupBefore [3]int64
 	var stopWAL func() (int64, error)
+	var splitter *walSplitter
 	if st.database != "" {
 		if pg, err = pgx.Connect(ctx, st.database); err != nil {
 			return nil, err
 		}
 		defer pg.Close(context.Background())
+		if splitter, err = newWALSplitter(ctx, pg); err != nil {
+			w.WALSplitWhy = err.Error()
+		}
 		a, err := walLSN(ctx, pg)
 		if err != nil {
 			return nil, err
@@ -210,6 +218,11 @@ func writesOn(ctx context.Context, cfg Config, open Opener, st storeRun) (*Write
 			return w, err
 		}
 		walBytes = after - walBefore
+		if splitter != nil {
+			if w.WALSplit, err = splitter.split(ctx, walBefore, after, w.Completed); err != nil {
+				w.WALSplitWhy = err.Error()
+			}
+		}
 	}
 	per := func(v int64) float64 { return float64(v) / float64(max(w.Completed, 1)) }
 	w.Statements, w.WALBytes, w.CPUMs = per(counts.Statements), per(walBytes), 1000*cpuSec/float64(max(w.Completed, 1))
@@ -289,6 +302,9 @@ func writesMarkdown(b *strings.Builder, ws []*WritesRun, sd *SDCost) {
 			fmt.Fprintf(b, "| %s | %d of %d at %.0f/s in %.1f s | %.1f | %.2f | %.2f | %.2f | %s | %.3f | %s | %s |\n",
 				w.Store, w.Completed, w.Records, w.OfferedRate, w.Seconds, w.Statements, w.Inserted, w.Updated,
 				w.Deleted, wal, w.CPUMs, w.RowsFrom, w.WALFrom)
+		}
+		for _, w := range ws {
+			walSplitMarkdown(b, w)
 		}
 	}
 	if sd != nil {

@@ -24,7 +24,7 @@ func TestBenchTiny(t *testing.T) {
 		pg = "none"
 	}
 	stdout, err := cli(t, "--quick", "--out", out, "--records", "200", "--duration", "1s",
-		"--warmup", "100ms", "--conns", "1,4", "--e2e-duration", "3s", "--e2e-rate", "40", "--e2e-steps", "2", "--gas-sizes", "1,4",
+		"--warmup", "100ms", "--conns", "1,4", "--e2e-duration", "3s", "--e2e-rate", "40", "--e2e-steps", "2", "--writes-records", "40", "--gas-sizes", "1,4",
 		"--jcs-time", "5ms", "--postgres", pg)
 	if err != nil {
 		t.Fatalf("sealbench: %v\n%s", err, stdout)
@@ -123,6 +123,32 @@ func TestBenchTiny(t *testing.T) {
 			t.Errorf("e2e: fell behind %v, sustained %v, steps %+v", e.FellBehind, e.SustainedMax, e.Steps)
 		}
 	}
+	// The writes section sealed its 40 records on each store and counted what they wrote; on PostgreSQL it also
+	// says which tables and indexes wrote the WAL, the records table among them.
+	if len(rep.Writes) != len(wantStores) {
+		t.Errorf("writes ran on %d stores, want %v", len(rep.Writes), wantStores)
+	}
+	for i, w := range rep.Writes {
+		if i >= len(wantStores) || w.Store != wantStores[i] || w.Completed != 40 || w.Statements <= 0 || w.Inserted <= 0 ||
+			w.WALBytes <= 0 || w.CPUMs <= 0 {
+			t.Errorf("writes %d: %+v", i, w)
+		}
+		if w.Store != "postgres" {
+			if len(w.WALSplit) != 0 {
+				t.Errorf("%s: a WAL split: %+v", w.Store, w.WALSplit)
+			}
+			continue
+		}
+		var records float64
+		for _, s := range w.WALSplit {
+			if s.Relation == "records" {
+				records = s.Bytes
+			}
+		}
+		if w.WALSplitWhy != "" || records <= 0 {
+			t.Errorf("postgres WAL split: %q, %+v", w.WALSplitWhy, w.WALSplit)
+		}
+	}
 	if g := rep.Gas; g == nil || g.PlainMint == 0 || len(g.Sizes) != 2 || g.Sizes[0].PerRecord <= 0 || g.Sizes[1].PerRecord <= 0 {
 		t.Errorf("gas: %+v", rep.Gas)
 	}
@@ -163,7 +189,7 @@ func TestBenchTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"sealbench --quick", "| section | target |", "## Verification, sqlite", "## Intake",
-		"## End to end", "| offered /s |", "## Gas per record", "## Canonical hashing", "throughput.png"} {
+		"## End to end", "| offered /s |", "## Writes per COMPLETED record", "## Gas per record", "## Canonical hashing", "throughput.png"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}
