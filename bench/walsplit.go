@@ -1,16 +1,18 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// WALShare is one relation's part of the WAL bytes a writes run appended on PostgreSQL, per COMPLETED
-// record: the records that named it (their first block's relation) and their bytes, full-page images
-// included and also counted apart.
+// WALShare is one table's or index's part of the WAL bytes a writes run appended, per COMPLETED record. On
+// PostgreSQL: the WAL records that named it (their first block's relation) and their bytes, full-page images
+// included and also counted apart. On SQLite, whose log holds whole pages: the frames of its pages.
 type WALShare struct {
 	Relation string  `json:"relation"`
 	Records  float64 `json:"wal_records_per_record"`
@@ -76,14 +78,32 @@ func (s *walSplitter) split(ctx context.Context, from, to int64, completed int) 
 	return out, rows.Err()
 }
 
-// walSplitMarkdown writes where a run's WAL went: the relations of at least 1% of its bytes, then the rest in
-// one row.
+// sqliteSplit is the split of a SQLite run's WAL (sqlite.Store.MeterWALSplit: frames by B-tree, and a frame's
+// bytes), per COMPLETED record, largest first.
+func sqliteSplit(frames map[string]int64, frameBytes int64, completed int) []WALShare {
+	n := float64(max(completed, 1))
+	out := make([]WALShare, 0, len(frames))
+	for name, f := range frames {
+		out = append(out, WALShare{Relation: name, Records: float64(f) / n, Bytes: float64(f*frameBytes) / n})
+	}
+	slices.SortFunc(out, func(a, b WALShare) int {
+		return cmp.Or(cmp.Compare(b.Bytes, a.Bytes), strings.Compare(a.Relation, b.Relation))
+	})
+	return out
+}
+
+// walSplitMarkdown writes where a run's WAL went: the tables and indexes of at least 1% of its bytes, then the
+// rest in one row.
 func walSplitMarkdown(b *strings.Builder, w *WritesRun) {
 	if len(w.WALSplit) == 0 && w.WALSplitWhy == "" {
 		return
 	}
-	fmt.Fprintf(b, "\nWhere %s's WAL bytes went, per COMPLETED record (pg_walinspect: each WAL record counted "+
-		"under the relation of its first block):", w.Store)
+	pg := w.Store == "postgres"
+	how := "frames of each B-tree's pages in seald.db-wal, the pages placed by SQLite's dbstat at the end"
+	if pg {
+		how = "pg_walinspect, each WAL record counted under the relation of its first block"
+	}
+	fmt.Fprintf(b, "\nWhere %s's WAL bytes went, per COMPLETED record (%s):", w.Store, how)
 	if w.WALSplitWhy != "" {
 		fmt.Fprintf(b, " not measured: %s.\n", w.WALSplitWhy)
 		return
@@ -92,7 +112,18 @@ func walSplitMarkdown(b *strings.Builder, w *WritesRun) {
 	for _, s := range w.WALSplit {
 		total += s.Bytes
 	}
-	b.WriteString("\n\n| relation | WAL records | WAL bytes | of which full-page images | share |\n|---|---|---|---|---|\n")
+	if pg {
+		b.WriteString("\n\n| table or index | WAL records | WAL bytes | of which full-page images | share |\n|---|---|---|---|---|\n")
+	} else {
+		b.WriteString("\n\n| table or index | WAL frames (pages) | WAL bytes | share |\n|---|---|---|---|\n")
+	}
+	row := func(name string, s WALShare) {
+		if pg {
+			fmt.Fprintf(b, "| %s | %.2f | %.0f | %.0f | %.1f%% |\n", name, s.Records, s.Bytes, s.FPIBytes, 100*s.Bytes/total)
+		} else {
+			fmt.Fprintf(b, "| %s | %.2f | %.0f | %.1f%% |\n", name, s.Records, s.Bytes, 100*s.Bytes/total)
+		}
+	}
 	var rest WALShare
 	restN := 0
 	for _, s := range w.WALSplit {
@@ -103,9 +134,9 @@ func walSplitMarkdown(b *strings.Builder, w *WritesRun) {
 			restN++
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %.2f | %.0f | %.0f | %.1f%% |\n", s.Relation, s.Records, s.Bytes, s.FPIBytes, 100*s.Bytes/total)
+		row(s.Relation, s)
 	}
 	if restN > 0 {
-		fmt.Fprintf(b, "| %d others | %.2f | %.0f | %.0f | %.1f%% |\n", restN, rest.Records, rest.Bytes, rest.FPIBytes, 100*rest.Bytes/total)
+		row(fmt.Sprintf("%d others", restN), rest)
 	}
 }

@@ -45,8 +45,8 @@ type WritesRun struct {
 	// the WAL position is the whole server's, so other databases' writes (tests on a shared machine) land in
 	// WALBytes too.
 	BackgroundWAL float64 `json:"background_wal_bytes_per_second,omitempty"`
-	// WALSplit is, on PostgreSQL, where the WAL bytes went, by table and index (walsplit.go), or WALSplitWhy
-	// why they could not be split.
+	// WALSplit is where the WAL bytes went, by table and index (walsplit.go), or WALSplitWhy why they could
+	// not be split.
 	WALSplit    []WALShare `json:"wal_split,omitempty"`
 	WALSplitWhy string     `json:"wal_split_why,omitempty"`
 }
@@ -138,13 +138,26 @@ func writesOn(ctx context.Context, cfg Config, open Opener, st storeRun) (*Write
 		w.RowsFrom, w.WALFrom = "pg_stat_user_tables (n_tup_ins/upd/del)", "pg_current_wal_insert_lsn() (the whole server)"
 	} else {
 		m, ok := sys.Store.(interface {
-			MeterWAL() (func() (int64, error), error)
+			MeterWALSplit() (func() (map[string]int64, int64, error), error)
 		})
 		if !ok {
 			return nil, fmt.Errorf("the SQLite store has no WAL meter")
 		}
-		if stopWAL, err = m.MeterWAL(); err != nil {
+		stopSplit, err := m.MeterWALSplit()
+		if err != nil {
 			return nil, err
+		}
+		stopWAL = func() (int64, error) {
+			frames, frameBytes, err := stopSplit()
+			if err != nil {
+				return 0, err
+			}
+			w.WALSplit = sqliteSplit(frames, frameBytes, w.Completed)
+			var total int64
+			for _, n := range frames {
+				total += n
+			}
+			return total * frameBytes, nil
 		}
 		w.RowsFrom, w.WALFrom = "the stores' statement counter (internal/sqlstore)", "frames appended to seald.db-wal (sqlite.Store.MeterWAL)"
 	}

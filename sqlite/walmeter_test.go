@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -58,5 +59,48 @@ func TestWALMeterAcrossCheckpoints(t *testing.T) {
 	exec(`DELETE FROM meter`) // counting is off: nothing counts, and nothing fails
 	if after := stopCount(); after != counts {
 		t.Errorf("counting went on after it stopped: %+v", after)
+	}
+}
+
+// The split meter names the B-trees its bytes were written for: rows of one table and entries of its index,
+// across a checkpoint that starts the log again, each under its own name, the parts adding up to the total.
+func TestWALSplitNamesTheTrees(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "seald.db"), WithoutGroupCommit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if err := s.write(ctx, "test", func(ctx context.Context, q *querier) error {
+			_, err := q.Exec(ctx, query, args...)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`CREATE TABLE meter (x BLOB, k TEXT)`)
+	exec(`CREATE INDEX meter_k ON meter (k)`)
+	exec(`CREATE TABLE untouched (x)`)
+	stop, err := s.MeterWALSplit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		exec(`INSERT INTO meter (x, k) VALUES (?, ?)`, make([]byte, 3000), fmt.Sprint(i))
+		if i == 14 {
+			if _, err := s.ckpt.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	split, frame, err := stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each insert of a 3,000-byte row writes a page of the table and one of the index, in a commit of its own.
+	if frame != 24+4096 || split["meter"] < 30 || split["meter_k"] < 30 || split["untouched"] != 0 {
+		t.Errorf("frames by tree %v, of %d bytes: want 30 or more under meter and meter_k, none under untouched", split, frame)
 	}
 }
