@@ -30,13 +30,13 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 	// The paths of the records that have any, found by reference (COPY returns no seq), a few thousand records
 	// per statement.
 	var refs []string
-	var merkle, disclosure []*string
+	var merkle, disclosure [][]byte
 	flush := func() error {
 		if len(refs) == 0 {
 			return nil
 		}
 		_, err := s.pool.Exec(ctx, `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
-			SELECT records.seq, v.m, v.d FROM unnest($1::text[], $2::text[], $3::text[]) AS v (ref, m, d)
+			SELECT records.seq, v.m, v.d FROM unnest($1::text[], $2::bytea[], $3::bytea[]) AS v (ref, m, d)
 			JOIN records ON records.reference = v.ref`, refs, merkle, disclosure)
 		refs, merkle, disclosure = refs[:0], merkle[:0], disclosure[:0]
 		return err
@@ -45,7 +45,7 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 		if !sqlstore.HasPaths(r) {
 			continue
 		}
-		m, d, err := sqlstore.PathTexts(r)
+		m, d, err := sqlstore.PathBytes(r)
 		if err != nil {
 			return wrap(op, err)
 		}

@@ -278,7 +278,7 @@ func number(query string) string {
 // jobs side by side, and IS NOT DISTINCT FROM for "the same lease, NULL included".
 var dialect = sqlstore.Dialect{
 	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED", ShareLock: "FOR SHARE",
-	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Code: code,
+	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Bytes: "bytea", Code: code,
 }
 
 // HasSchema tells whether the first schema of the DSN's search_path holds a seald store (its migrations

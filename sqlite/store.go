@@ -262,5 +262,5 @@ func (e engine) Read(ctx context.Context, op string, fn func(q sqlstore.Querier)
 // dialect is SQLite's: times as unix milliseconds (SQLite has no time type, and integers sort and compare),
 // no claim lock (the one writer already excludes), and IS for "the same lease, NULL included".
 var dialect = sqlstore.Dialect{
-	Name: "sqlite", Time: sqlstore.Millis, SameLease: "leased_until IS ?", Code: code,
+	Name: "sqlite", Time: sqlstore.Millis, SameLease: "leased_until IS ?", Bytes: "BLOB", Code: code,
 }

@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ var recordTests = []test{
 	{"CountWaitingWhileMoving", testCountWaitingWhileMoving},
 	{"RoundTripFull", testRecordFull},
 	{"RoundTripMinimal", testRecordMinimal},
+	{"PathForms", testRecordPathForms},
 	{"Times", testRecordTimes},
 	{"NotFound", testRecordNotFound},
 	{"DuplicateReference", testRecordDuplicate},
@@ -73,6 +75,32 @@ func testRecordFull(t *testing.T, s seald.Store) {
 	r := fullRecord(p, emptyBatch(t, s, seald.NetworkEOS).ID)
 	create(t, s, r)
 	equal(t, "Record", record(t, s, r.Reference), r)
+}
+
+// A Merkle path is kept in a compact form when every node is "0x" and 64 lowercase hex digits, as its JSON
+// text otherwise (issue 45): each comes back as it went in, nodes of a path of each kind alike.
+func testRecordPathForms(t *testing.T, s seald.Store) {
+	_, p := tenant(t, s)
+	batch := emptyBatch(t, s, seald.NetworkEOS).ID
+	for _, c := range []struct {
+		name             string
+		merkle, disclose []string
+	}{
+		{"compact", []string{"0x" + randomHex(32), "0x" + randomHex(32), "0x" + randomHex(32)}, []string{"0x" + randomHex(32)}},
+		{"upper case", []string{"0x" + strings.ToUpper(randomHex(32))}, nil},
+		{"no 0x", []string{randomHex(32), "0x" + randomHex(32)}, []string{}},
+		{"short node", []string{"0x" + randomHex(31)}, []string{"0x" + randomHex(32)}},
+		{"not hex", []string{"0x" + strings.Repeat("zz", 32)}, nil},
+	} {
+		r := newRecord(p, base)
+		r.TokenID, r.BatchID, r.Leaf = uint64(next()), batch, "0x"+randomHex(32)
+		r.MerklePath, r.DisclosurePath = c.merkle, c.disclose
+		if c.disclose != nil {
+			r.Disclosure, r.DisclosureBlind = randomHex(32), randomHex(32)
+		}
+		create(t, s, r)
+		equal(t, "Record with a path "+c.name, record(t, s, r.Reference), r)
+	}
 }
 
 // A record with nothing optional comes back with nil pointers and slices and false flags, while an empty

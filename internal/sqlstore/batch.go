@@ -128,29 +128,38 @@ func (s *Store) placeRecords(ctx context.Context, q Querier, op string, id int64
 func (s *Store) placePaths(ctx context.Context, q Querier, id int64, chunk []seald.BatchEntry) error {
 	args := make([]any, 0, 3*len(chunk)+1)
 	for _, e := range chunk {
-		path, err := jsonText(e.MerklePath, e.MerklePath == nil)
+		path, err := pathValue(e.MerklePath)
 		if err != nil {
 			return err
 		}
-		dpath, err := jsonText(e.DisclosurePath, e.DisclosurePath == nil)
+		dpath, err := pathValue(e.DisclosurePath)
 		if err != nil {
 			return err
 		}
 		args = append(args, e.Reference, path, dpath)
 	}
 	args = append(args, id)
-	_, err := q.Exec(ctx, pathTexts.Text(len(chunk)), args...)
+	_, err := q.Exec(ctx, s.pathTexts().Text(len(chunk)), args...)
 	return err
 }
 
-// pathTexts are placePaths' statements by chunk size.
-var pathTexts = NewChunkTexts(func(n int) string {
-	return `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
-		SELECT records.seq, v.mpath, v.dpath FROM (` + castRows(n, "TEXT reference", "TEXT mpath", "TEXT dpath") + `) AS v
+// pathTextsBy are placePaths' statements by chunk size, by dialect (Dialect.Bytes casts the paths).
+var pathTextsBy sync.Map
+
+func (s *Store) pathTexts() *ChunkTexts {
+	if t, ok := pathTextsBy.Load(s.D.Name); ok {
+		return t.(*ChunkTexts)
+	}
+	bytes := s.D.Bytes
+	t, _ := pathTextsBy.LoadOrStore(s.D.Name, NewChunkTexts(func(n int) string {
+		return `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
+		SELECT records.seq, v.mpath, v.dpath FROM (` + castRows(n, "TEXT reference", bytes+" mpath", bytes+" dpath") + `) AS v
 		JOIN records ON records.reference = v.reference
 		WHERE records.batch_id = ? AND (v.mpath IS NOT NULL OR v.dpath IS NOT NULL) ORDER BY records.seq
 		ON CONFLICT (record_seq) DO UPDATE SET merkle_path = excluded.merkle_path, disclosure_path = excluded.disclosure_path`
-})
+	}))
+	return t.(*ChunkTexts)
+}
 
 // castRows is a list of n rows of parameters, each cast to its column's type ("TEXT reference": the casts give
 // PostgreSQL the parameters' types), as a SELECT ... UNION ALL to join or update from.

@@ -88,20 +88,13 @@ func InsertPaths(ctx context.Context, q Querier, seq int64, r *seald.Record) err
 	return insertPaths(ctx, q, seq, r.MerklePath, r.DisclosurePath)
 }
 
-// PathTexts are the stored forms of a record's Merkle paths (nil for none), for a store's own bulk insert.
-func PathTexts(r *seald.Record) (merkle, disclosure *string, err error) {
-	text := func(p []string) (*string, error) {
-		v, err := jsonText(p, p == nil)
-		if v == nil || err != nil {
-			return nil, err
-		}
-		t := v.(string)
-		return &t, nil
-	}
-	if merkle, err = text(r.MerklePath); err != nil {
+// PathBytes are the stored forms of a record's Merkle paths (nil for none; path.go), for a store's own bulk
+// insert.
+func PathBytes(r *seald.Record) (merkle, disclosure []byte, err error) {
+	if merkle, err = pathBytes(r.MerklePath); err != nil {
 		return nil, nil, err
 	}
-	disclosure, err = text(r.DisclosurePath)
+	disclosure, err = pathBytes(r.DisclosurePath)
 	return merkle, disclosure, err
 }
 
@@ -110,11 +103,11 @@ func insertPaths(ctx context.Context, q Querier, seq int64, merkle, disclosure [
 	if merkle == nil && disclosure == nil {
 		return nil
 	}
-	path, err := jsonText(merkle, merkle == nil)
+	path, err := pathValue(merkle)
 	if err != nil {
 		return err
 	}
-	dpath, err := jsonText(disclosure, disclosure == nil)
+	dpath, err := pathValue(disclosure)
 	if err != nil {
 		return err
 	}
@@ -128,7 +121,8 @@ func scanRecord(row Row) (*seald.Record, error) {
 	var r seald.Record
 	var privacy, status, state string
 	var token, batch *int64
-	var path, mail, disclosure, blind, dpath *string
+	var mail, disclosure, blind *string
+	var path, dpath []byte
 	// erased_at, then the times of Reached: NULL when not set.
 	var times [7]*time.Time
 	if err := row.Scan(&r.Reference, &r.Pipeline, &r.BusinessID, &r.ProjectID, &r.Network, &r.Hash, &r.MimeType,
@@ -160,7 +154,7 @@ func scanRecord(row Row) (*seald.Record, error) {
 		r.BatchID = *batch
 	}
 	// A mail that is not NULL is decoded into a new MailRequest: json allocates through the pointer.
-	if err := cmp.Or(jsonInto("merkle_path", path, &r.MerklePath), jsonInto("disclosure_path", dpath, &r.DisclosurePath),
+	if err := cmp.Or(pathFrom("merkle_path", path, &r.MerklePath), pathFrom("disclosure_path", dpath, &r.DisclosurePath),
 		jsonInto("mail", mail, &r.Mail)); err != nil {
 		return nil, fmt.Errorf("record %s: %w", r.Reference, err) // named here, not on every read
 	}

@@ -74,6 +74,9 @@ type Dialect struct {
 	ShareLock string
 	// SameLease compares leased_until with a parameter, NULL matching NULL.
 	SameLease string
+	// Bytes is the type a parameter of bytes is cast to: PostgreSQL's bytea, SQLite's BLOB (a CAST to a type
+	// of another name would give it numeric affinity there).
+	Bytes string
 	// Code finds the store's code of a driver's error, and a message for it: ECONFLICT for a unique
 	// violation, ENOTFOUND for a missing reference, EUNAVAILABLE for a busy or unreachable database; "" for
 	// any other (EINTERNAL).
