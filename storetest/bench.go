@@ -308,3 +308,22 @@ func BenchCreateBacklog(b *testing.B, s seald.Store, backlog, writers int, meter
 	}
 	b.ReportMetric(float64(wal)/float64(b.N), "wal-B/op")
 }
+
+// CreatePending creates n records of a new business, each with its payload and a store job due at now, one
+// after the other, and returns their references: a backlog for a store's own tests of how its jobs are kept.
+func CreatePending(t testing.TB, s seald.Store, n int, now time.Time) []string {
+	t.Helper()
+	biz, p := newBusiness(fmt.Sprintf("pending %d", next()))
+	if err := s.CreateBusiness(t.Context(), biz, p); err != nil {
+		t.Fatal(err)
+	}
+	refs := make([]string, n)
+	for i := range refs {
+		r := newRecord(p, now)
+		if err := s.CreateRecord(t.Context(), r, []byte(`{"n":1}`), &seald.Job{Kind: seald.JobStore, RunAt: now}); err != nil {
+			t.Fatal(err)
+		}
+		refs[i] = r.Reference
+	}
+	return refs
+}
