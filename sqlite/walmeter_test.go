@@ -14,20 +14,7 @@ import (
 // insert; off, neither counts (issue 45's writes section).
 func TestWALMeterAcrossCheckpoints(t *testing.T) {
 	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "seald.db"), WithoutGroupCommit())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	exec := func(query string, args ...any) {
-		t.Helper()
-		if err := s.write(ctx, "test", func(ctx context.Context, q *querier) error {
-			_, err := q.Exec(ctx, query, args...)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s, exec := meterStore(t)
 	exec(`CREATE TABLE meter (x BLOB)`)
 	stopWAL, err := s.MeterWAL()
 	if err != nil {
@@ -66,20 +53,7 @@ func TestWALMeterAcrossCheckpoints(t *testing.T) {
 // across a checkpoint that starts the log again, each under its own name, the parts adding up to the total.
 func TestWALSplitNamesTheTrees(t *testing.T) {
 	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "seald.db"), WithoutGroupCommit())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	exec := func(query string, args ...any) {
-		t.Helper()
-		if err := s.write(ctx, "test", func(ctx context.Context, q *querier) error {
-			_, err := q.Exec(ctx, query, args...)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s, exec := meterStore(t)
 	exec(`CREATE TABLE meter (x BLOB, k TEXT)`)
 	exec(`CREATE INDEX meter_k ON meter (k)`)
 	exec(`CREATE TABLE untouched (x)`)
@@ -102,5 +76,25 @@ func TestWALSplitNamesTheTrees(t *testing.T) {
 	// Each insert of a 3,000-byte row writes a page of the table and one of the index, in a commit of its own.
 	if frame != 24+4096 || split["meter"] < 30 || split["meter_k"] < 30 || split["untouched"] != 0 {
 		t.Errorf("frames by tree %v, of %d bytes: want 30 or more under meter and meter_k, none under untouched", split, frame)
+	}
+}
+
+// meterStore opens a store of its own for a meter's test, committing each write alone, and gives a function
+// that runs one statement in a write of its own.
+func meterStore(t *testing.T) (*Store, func(query string, args ...any)) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "seald.db"), WithoutGroupCommit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, func(query string, args ...any) {
+		t.Helper()
+		if err := s.write(ctx, "test", func(ctx context.Context, q *querier) error {
+			_, err := q.Exec(ctx, query, args...)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
