@@ -142,12 +142,15 @@ func (tb *tab) do(steps ...chromedp.Action[chromedp.Void]) {
 }
 
 // text is an element's rendered text (innerText: what a reader sees, CSS capitalization included), read in
-// one evaluation in the page, once the element exists. Finding the node and then reading it, two calls, failed
+// one evaluation in the page, once the document is parsed and the element exists. Finding the node and then reading it, two calls, failed
 // when a navigation replaced the document between them (CI: "No node with given id found").
 func (tb *tab) text(sel string) string {
 	tb.t.Helper()
 	const absent = "\x00absent"
-	js := `(() => { const e = document.querySelector(` + strconv.Quote(sel) + `); return e ? e.innerText : ` + strconv.Quote(absent) + ` })()`
+	// Read only once the document is parsed: while it loads, an element can be there with part of its content
+	// (CI: a history table read after its header row and before its rows).
+	js := `(() => { const e = document.readyState === 'loading' ? null : document.querySelector(` + strconv.Quote(sel) +
+		`); return e ? e.innerText : ` + strconv.Quote(absent) + ` })()`
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		s, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](js))
