@@ -73,3 +73,34 @@ func TestCheckerCatchesMismatches(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestIDsThatReadAsNumbers: a request id is a string whatever its characters. A random hex id made of
+// decimal digits around one "e" reads as a float, and the checker once failed it as "got number, want
+// string" (an e2e run met one); a client's own id may be "true".
+func TestRequestIDsThatReadAsNumbers(t *testing.T) {
+	for _, id := range []string{"123456789012345678901234", "8802e61993417720594235", "0e1", "1.5", "true", "inf", "r1"} {
+		t.Run(id, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json; charset=utf-8")
+				w.Header().Set("X-Request-Id", id)
+				w.Write([]byte(`{"success":true,"data":{"status":"alive"},"error":null}`))
+			}))
+			defer srv.Close()
+			check, err := openapicheck.New(httpapi.OpenAPI)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := (&http.Client{Transport: check.Transport(nil)}).Get(srv.URL + "/healthz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := resp.Header.Get("X-Request-Id"); got != id {
+				t.Errorf("the caller got X-Request-Id %q, want %q as the server sent it", got, id)
+			}
+			if problems := check.Problems(); len(problems) > 0 {
+				t.Errorf("X-Request-Id %q: %s", id, strings.Join(problems, "\n"))
+			}
+		})
+	}
+}
