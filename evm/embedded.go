@@ -300,7 +300,10 @@ func (e *Embedded) Anchorer(ctx context.Context, network string) (*Anchorer, err
 	return NewAnchorer(ctx, e.client, e.contract, e.key, network, Options{PollInterval: 20 * time.Millisecond, AnchorGasLimit: e.gasLimit, Development: true})
 }
 
-// Close stops the node, flushing the chain to disk.
+// closeWait bounds how long Close waits for the pool's transactions to be sealed (see settle).
+const closeWait = 10 * time.Second
+
+// Close stops the node, flushing the chain to disk. It first lets the block being sealed finish (settle).
 func (e *Embedded) Close() error {
 	if e.stack == nil {
 		return nil
@@ -308,7 +311,26 @@ func (e *Embedded) Close() error {
 	if e.client != nil {
 		e.client.Close()
 	}
+	e.settle(closeWait)
 	err := e.stack.Close()
 	e.stack = nil
 	return err
+}
+
+// settle waits, up to limit, until the pool holds no transaction ready to be sealed. The simulated beacon
+// seals on a goroutine of its own as soon as a transaction reaches the pool, and its Stop does not wait
+// for that block: a database closed under it fails the block's state reads on several goroutines at once,
+// where go-ethereum v1.17.8 records the error without a lock (StateDB.setError, a data race), and the
+// transaction, kept in no journal (TxPool.NoLocals), is gone at the next start. A sent transaction is
+// queued, then pending, and leaves the pool only when the pool resets to the head of a block that includes
+// it, after that block is inserted: an empty pool means no block is being built for one. Past the limit (a
+// transaction the miner will not take, one whose nonce leaves a gap) Close goes on.
+func (e *Embedded) settle(limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for {
+		if pending, queued := e.eth.TxPool().Stats(); pending+queued == 0 || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"seald.dev/seald"
@@ -290,5 +292,48 @@ func TestTwoChains(t *testing.T) {
 	}
 	if err := VerifyProof(ctx, poly.Client(), bundle(t, ap, bp, 2, svcKey)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCloseWaitsForTheBlockBeingSealed sends a transaction and closes the chain at once: Close must let the
+// block that includes it finish before the database closes. The node seals in the background as soon as a
+// transaction reaches the pool; a database closed under that block failed its state reads on several
+// goroutines at once, where go-ethereum records the error without a lock (a data race `-race` caught in an
+// e2e run), and the transaction was gone at the next start.
+func TestCloseWaitsForTheBlockBeingSealed(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	for i := range 5 {
+		e, err := OpenEmbedded(dir, EmbeddedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := crypto.PubkeyToAddress(e.Key().PublicKey)
+		nonce, err := e.Client().PendingNonceAt(ctx, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := types.SignNewTx(e.Key(), types.LatestSignerForChainID(e.ChainID()), &types.DynamicFeeTx{
+			ChainID: e.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e10),
+			Gas: 21000, To: &common.Address{0x5e, byte(i)}, Value: big.NewInt(1),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Client().SendTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		e, err = OpenEmbedded(dir, EmbeddedOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.Client().TransactionReceipt(ctx, tx.Hash())
+		e.Close()
+		if err != nil || r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("round %d: the transaction sent just before Close: receipt %v, %v", i, r, err)
+		}
 	}
 }
