@@ -271,7 +271,7 @@ func (p *Pipeline) awaitRelost(ctx context.Context, st *leaderState) (time.Durat
 			}
 			st.lastSend[b.ID] = time.Now()
 		}
-		return min(p.Poll, 100*time.Millisecond), nil
+		return receiptWait(time.Since(st.lastSend[b.ID]), p.Poll), nil
 	}
 	b.BlockNumber, b.BlockHash, b.UpdatedAt = rc.BlockNumber, rc.BlockHash, p.now()
 	if err := p.Store.UpdateBatch(ctx, b, st.fence); err != nil {

@@ -19,10 +19,8 @@ import (
 const pathBinary = 0x01
 
 // pathValue is the stored form of path p, nil (NULL) for none.
+// None is an untyped nil, which every driver binds as NULL, not a typed nil []byte.
 func pathValue(p []string) (any, error) {
-	if p == nil {
-		return nil, nil
-	}
 	b, err := pathBytes(p)
 	if b == nil || err != nil {
 		return nil, err
