@@ -59,6 +59,10 @@ type Config struct {
 	JCSTime time.Duration
 	// WritesRecords are sealed on each store by the writes section, at E2ERate (default 3,000).
 	WritesRecords int
+	// WritesHistory, when not 0, has the writes section measure each store a second time, on a store that
+	// already holds that many completed records with random references, hashes and CIDs: a service with a
+	// history, where each new key of a random-keyed index lands on a leaf page of its own.
+	WritesHistory int
 	// LoneRecords are sealed one at a time before the end-to-end load, for the single-record latency.
 	LoneRecords int
 	// Tessera is the tessera-peer binary (tools/tessera), run beside the intake section with the same
@@ -82,7 +86,7 @@ func Quick() Config {
 		Records: 20000, Duration: 3 * time.Second, Warmup: time.Second, Conns: []int{1, 64, 256},
 		IntakeConns: 64, E2ERate: 1000, E2ESteps: 4, E2EDuration: 8 * time.Second, E2EWarmup: 2 * time.Second,
 		E2EDrain: 15 * time.Second, LoneRecords: 10, JCSTime: 200 * time.Millisecond, GasSizes: []int{1, 64, 256, 1024},
-		Sections: AllSections,
+		WritesHistory: 50000, Sections: AllSections,
 	}
 }
 
@@ -92,7 +96,7 @@ func Full() Config {
 		Records: 1000000, Duration: 10 * time.Second, Warmup: 2 * time.Second, Conns: []int{1, 16, 64, 256},
 		IntakeConns: 64, E2ERate: 1000, E2ESteps: 8, E2EDuration: 30 * time.Second, E2EWarmup: 5 * time.Second,
 		E2EDrain: 60 * time.Second, LoneRecords: 30, JCSTime: time.Second, GasSizes: []int{1, 64, 256, 1024},
-		Sections: AllSections,
+		WritesHistory: 200000, Sections: AllSections,
 	}
 }
 

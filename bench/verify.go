@@ -66,7 +66,9 @@ func verifyStore(ctx context.Context, cfg Config, open Opener, st storeRun) (*Ve
 	defer closeSys()
 	run := &VerifyRun{Store: st.name, Records: cfg.Records}
 	t0 := time.Now()
-	refs, hashes, err := preload(ctx, sys, cfg.Records, cfg.Log)
+	refs, hashes, err := preload(ctx, sys, cfg.Records, func(i int, at time.Time) *seald.Record {
+		return benchRecord(sys, i, preloadReference(i), at)
+	}, cfg.Log)
 	if err != nil {
 		return nil, fmt.Errorf("preload: %w", err)
 	}
@@ -179,9 +181,10 @@ func staticBody(status int, body []byte) http.Handler {
 // preloadChunk is how many records one bulk transaction carries.
 const preloadChunk = 5000
 
-// preload fills the store with n completed, anchored-looking records of the system's tenant through its
-// bulk path, and returns the references and hashes of an even spread of them (at most 20,000) to look up.
-func preload(ctx context.Context, sys *System, n int, log io.Writer) (refs, hashes []string, err error) {
+// preload fills the store with n records through its bulk path, record i made by record(i, at) for creation
+// time at (a millisecond apart, ending now), and returns the references and hashes of an even spread of them
+// (at most 20,000) to look up.
+func preload(ctx context.Context, sys *System, n int, record func(i int, at time.Time) *seald.Record, log io.Writer) (refs, hashes []string, err error) {
 	if n < 1 {
 		return nil, nil, errNoRecords
 	}
@@ -190,7 +193,7 @@ func preload(ctx context.Context, sys *System, n int, log io.Writer) (refs, hash
 	chunk := make([]*seald.Record, 0, preloadChunk)
 	lastLog := time.Now()
 	for i := 0; i < n; i++ {
-		r := benchRecord(sys, i, start.Add(time.Duration(i)*time.Millisecond))
+		r := record(i, start.Add(time.Duration(i)*time.Millisecond))
 		if i%step == 0 {
 			refs, hashes = append(refs, r.Reference), append(hashes, r.Hash)
 		}
@@ -219,10 +222,10 @@ func preloadReference(i int) string {
 	return seald.PrefixAuthentication + u.String()
 }
 
-// benchRecord is record i as the pipeline leaves it: COMPLETED, with a CID, a token, a 10-node Merkle path
+// benchRecord is record i, under reference, as the pipeline leaves it: COMPLETED, with a CID, a token, a 10-node Merkle path
 // (a batch of 1,024), a signature and the e-mail it was sent with, so rows and answers have their real size.
 // It belongs to no batch (BatchID 0): verification does not read batches.
-func benchRecord(sys *System, i int, at time.Time) *seald.Record {
+func benchRecord(sys *System, i int, reference string, at time.Time) *seald.Record {
 	sum := sha256.Sum256([]byte("seald-bench/" + strconv.Itoa(i)))
 	h := hex.EncodeToString(sum[:])
 	node := func(k int) string {
@@ -237,7 +240,7 @@ func benchRecord(sys *System, i int, at time.Time) *seald.Record {
 	cid := "bafkrei" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:]))[:52]
 	sig := sha256.Sum256(sum[:])
 	return &seald.Record{
-		Reference: preloadReference(i), Pipeline: seald.PipelinePolygon,
+		Reference: reference, Pipeline: seald.PipelinePolygon,
 		BusinessID: sys.BusinessID, ProjectID: sys.ProjectID, Network: seald.NetworkPolygon, Hash: h,
 		MimeType: "application/json", Privacy: sys.Privacy, Status: seald.StatusActive, State: seald.StateCompleted,
 		CID: cid, EncryptedFile: "ipfs://" + cid, TokenID: uint64(i) + 1, Leaf: node(0), MerklePath: path,

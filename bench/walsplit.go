@@ -103,7 +103,7 @@ func walSplitMarkdown(b *strings.Builder, w *WritesRun) {
 	if pg {
 		how = "pg_walinspect, each WAL record counted under the relation of its first block"
 	}
-	fmt.Fprintf(b, "\nWhere %s's WAL bytes went, per COMPLETED record (%s):", w.Store, how)
+	fmt.Fprintf(b, "\nWhere the WAL bytes of %s went, per COMPLETED record (%s):", w.label(), how)
 	if w.WALSplitWhy != "" {
 		fmt.Fprintf(b, " not measured: %s.\n", w.WALSplitWhy)
 		return

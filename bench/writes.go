@@ -28,8 +28,11 @@ type WritesRun struct {
 	Store       string  `json:"store"`
 	Records     int     `json:"records"`
 	OfferedRate float64 `json:"offered_per_second"`
-	Completed   int     `json:"completed"`
-	Seconds     float64 `json:"seconds"`
+	// History is how many completed records the store held before the run (Config.WritesHistory): 0 for the
+	// run on a new store, the one this issue's baseline was measured with.
+	History   int     `json:"history_records,omitempty"`
+	Completed int     `json:"completed"`
+	Seconds   float64 `json:"seconds"`
 	// Per COMPLETED record, from the first submission until the last record is COMPLETED (the pipeline's
 	// idle polling in that time included).
 	Statements float64 `json:"statements_per_record"`
@@ -74,22 +77,43 @@ func runWrites(ctx context.Context, cfg Config, open Opener, rep *Report) ([]*Wr
 	}
 	var out []*WritesRun
 	for _, st := range stores(ctx, cfg, rep) {
-		w, err := writesOn(ctx, cfg, open, st)
-		st.drop()
-		if w != nil {
-			out = append(out, w)
+		runs := []int{0}
+		if cfg.WritesHistory > 0 {
+			runs = append(runs, cfg.WritesHistory)
 		}
-		if err != nil {
-			return out, sd, fmt.Errorf("%s: %w", st.name, err)
+		for _, history := range runs {
+			if history > 0 && st.database != "" {
+				// A database of its own, as the first run had.
+				dsn, drop, err := freshDatabase(ctx, cfg.Postgres)
+				if err != nil {
+					return out, sd, fmt.Errorf("%s: %w", st.name, err)
+				}
+				st = storeRun{name: st.name, database: dsn, drop: drop}
+			}
+			w, err := writesOn(ctx, cfg, open, st, history)
+			st.drop()
+			if w != nil {
+				out = append(out, w)
+			}
+			if err != nil {
+				return out, sd, fmt.Errorf("%s: %w", st.name, err)
+			}
+			fmt.Fprintf(cfg.Log, "bench: writes: %s holding %d: %.1f statements, %.1f/%.1f/%.1f rows ins/upd/del, "+
+				"%.0f WAL bytes, %.3f CPU ms per record\n", w.Store, w.History, w.Statements, w.Inserted, w.Updated,
+				w.Deleted, w.WALBytes, w.CPUMs)
 		}
-		fmt.Fprintf(cfg.Log, "bench: writes: %s: %.1f statements, %.1f/%.1f/%.1f rows ins/upd/del, %.0f WAL bytes, "+
-			"%.3f CPU ms per record\n", w.Store, w.Statements, w.Inserted, w.Updated, w.Deleted, w.WALBytes, w.CPUMs)
 	}
 	return out, sd, nil
 }
 
-// writesOn seals cfg's records on one store at cfg.E2ERate and measures until they are all COMPLETED.
-func writesOn(ctx context.Context, cfg Config, open Opener, st storeRun) (*WritesRun, error) {
+// historyTokens is added to the token ids of the records a history run preloads, so that they never meet
+// those the run's own chain mints from 1.
+const historyTokens = 1 << 40
+
+// writesOn seals cfg's records on one store at cfg.E2ERate and measures until they are all COMPLETED. With
+// history > 0 the store first gets that many completed records through its bulk path, with random
+// references (preloadReference's ascending ones would keep the reference index's new keys apart from them).
+func writesOn(ctx context.Context, cfg Config, open Opener, st storeRun, history int) (*WritesRun, error) {
 	sys, closeSys, err := openFresh(ctx, open, st.database, true)
 	if err != nil {
 		return nil, err
@@ -100,6 +124,22 @@ func writesOn(ctx context.Context, cfg Config, open Opener, st storeRun) (*Write
 			closeSys()
 		}
 	}()
+	if history > 0 {
+		t0 := time.Now()
+		if _, _, err := preload(ctx, sys, history, func(i int, at time.Time) *seald.Record {
+			r := benchRecord(sys, i, seald.NewReference(seald.PrefixAuthentication), at)
+			r.TokenID += historyTokens
+			return r
+		}, cfg.Log); err != nil {
+			return nil, fmt.Errorf("preload: %w", err)
+		}
+		if st.database != "" {
+			if err := vacuumAnalyze(ctx, st.database); err != nil {
+				return nil, err
+			}
+		}
+		fmt.Fprintf(cfg.Log, "bench: writes: %s: %d records preloaded in %.1fs\n", st.name, history, time.Since(t0).Seconds())
+	}
 	hc := newClient(64)
 	defer hc.CloseIdleConnections()
 	api := sys.client(sys.URL, hc)
@@ -108,7 +148,7 @@ func writesOn(ctx context.Context, cfg Config, open Opener, st storeRun) (*Write
 		return nil, err
 	}
 	n, rate := writesRecords(cfg), cfg.E2ERate
-	w := &WritesRun{Store: st.name, Records: n, OfferedRate: rate}
+	w := &WritesRun{Store: st.name, Records: n, OfferedRate: rate, History: history}
 
 	var pg *pgx.Conn
 	var walBefore, bgWAL int64
@@ -313,7 +353,7 @@ func writesMarkdown(b *strings.Builder, ws []*WritesRun, sd *SDCost) {
 				wal += fmt.Sprintf(" (server idle: %.0f B/s)", w.BackgroundWAL)
 			}
 			fmt.Fprintf(b, "| %s | %d of %d at %.0f/s in %.1f s | %.1f | %.2f | %.2f | %.2f | %s | %.3f | %s | %s |\n",
-				w.Store, w.Completed, w.Records, w.OfferedRate, w.Seconds, w.Statements, w.Inserted, w.Updated,
+				w.label(), w.Completed, w.Records, w.OfferedRate, w.Seconds, w.Statements, w.Inserted, w.Updated,
 				w.Deleted, wal, w.CPUMs, w.RowsFrom, w.WALFrom)
 		}
 		for _, w := range ws {
@@ -329,4 +369,12 @@ func writesMarkdown(b *strings.Builder, ws []*WritesRun, sd *SDCost) {
 			"an SD payload of %d bytes) takes %.1f CPU µs%s. Since issue 45 the store step computes it, off the "+
 			"request path; before, acceptance did.\n", sd.DataBytes, sd.PayloadBytes, sd.Micros, cpu)
 	}
+}
+
+// label names the store of a run, and the records it held before, if any.
+func (w *WritesRun) label() string {
+	if w.History == 0 {
+		return w.Store
+	}
+	return fmt.Sprintf("%s holding %d records", w.Store, w.History)
 }

@@ -24,7 +24,7 @@ func TestBenchTiny(t *testing.T) {
 		pg = "none"
 	}
 	stdout, err := cli(t, "--quick", "--out", out, "--records", "200", "--duration", "1s",
-		"--warmup", "100ms", "--conns", "1,4", "--e2e-duration", "3s", "--e2e-rate", "40", "--e2e-steps", "2", "--writes-records", "40", "--gas-sizes", "1,4",
+		"--warmup", "100ms", "--conns", "1,4", "--e2e-duration", "3s", "--e2e-rate", "40", "--e2e-steps", "2", "--writes-records", "40", "--writes-history", "300", "--gas-sizes", "1,4",
 		"--jcs-time", "5ms", "--postgres", pg)
 	if err != nil {
 		t.Fatalf("sealbench: %v\n%s", err, stdout)
@@ -123,14 +123,15 @@ func TestBenchTiny(t *testing.T) {
 			t.Errorf("e2e: fell behind %v, sustained %v, steps %+v", e.FellBehind, e.SustainedMax, e.Steps)
 		}
 	}
-	// The writes section sealed its 40 records on each store and counted what they wrote, and says which tables
-	// and indexes wrote the WAL, the records table among them.
-	if len(rep.Writes) != len(wantStores) {
-		t.Errorf("writes ran on %d stores, want %v", len(rep.Writes), wantStores)
+	// The writes section sealed its 40 records on each store, new and then holding 300 records, and counted
+	// what they wrote, and says which tables and indexes wrote the WAL, the records table among them.
+	if len(rep.Writes) != 2*len(wantStores) {
+		t.Errorf("writes ran %d times, want twice on each of %v", len(rep.Writes), wantStores)
 	}
 	for i, w := range rep.Writes {
-		if i >= len(wantStores) || w.Store != wantStores[i] || w.Completed != 40 || w.Statements <= 0 || w.Inserted <= 0 ||
-			w.WALBytes <= 0 || w.CPUMs <= 0 {
+		history := []int{0, 300}[i%2]
+		if i/2 >= len(wantStores) || w.Store != wantStores[i/2] || w.History != history || w.Completed != 40 ||
+			w.Statements <= 0 || w.Inserted <= 0 || w.WALBytes <= 0 || w.CPUMs <= 0 {
 			t.Errorf("writes %d: %+v", i, w)
 		}
 		var records float64
@@ -140,7 +141,7 @@ func TestBenchTiny(t *testing.T) {
 			}
 		}
 		if w.WALSplitWhy != "" || records <= 0 {
-			t.Errorf("%s WAL split: %q, %+v", w.Store, w.WALSplitWhy, w.WALSplit)
+			t.Errorf("%s holding %d: WAL split: %q, %+v", w.Store, w.History, w.WALSplitWhy, w.WALSplit)
 		}
 	}
 	if g := rep.Gas; g == nil || g.PlainMint == 0 || len(g.Sizes) != 2 || g.Sizes[0].PerRecord <= 0 || g.Sizes[1].PerRecord <= 0 {

@@ -3,7 +3,7 @@
 // production binary carries none of the bench's dependencies (plotting, other canonicalizers).
 //
 //	sealbench [--quick] [--out DIR] [--records N] [--postgres DSN] [--only verify,intake,e2e,gas,jcs] [--duration D]
-//	          [--e2e-rate R] [--e2e-steps N] [--e2e-duration D] [--writes-records N]
+//	          [--e2e-rate R] [--e2e-steps N] [--e2e-duration D] [--writes-records N] [--writes-history N]
 package main
 
 import (
@@ -59,6 +59,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		"of it (default 1000)")
 	e2eSteps := fs.Int("e2e-steps", 0, "end-to-end offered rates tried at most, until one falls behind (default 8; 4 with --quick)")
 	writesRecords := fs.Int("writes-records", 0, "records sealed on each store by the writes section, at --e2e-rate (default 3000)")
+	writesHistory := fs.Int("writes-history", -1, "completed records a store holds for the writes section's second run "+
+		"on it (default 200,000; 50,000 with --quick; 0: no second run)")
 	gasSizes := fs.String("gas-sizes", "", "anchoring batch sizes of the gas section (default 1,64,256,1024)")
 	jcsTime := fs.Duration("jcs-time", 0, "time per canonicalizer, input and round (default 1s; 200ms with --quick)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, store and load generator) to this file")
@@ -95,6 +97,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if *writesRecords > 0 {
 		cfg.WritesRecords = *writesRecords
+	}
+	if *writesHistory >= 0 {
+		cfg.WritesHistory = *writesHistory
 	}
 	if *jcsTime > 0 {
 		cfg.JCSTime = *jcsTime
