@@ -76,6 +76,9 @@ type Embedded struct {
 	chainID  *big.Int
 	contract common.Address
 	gasLimit uint64 // EmbeddedOptions.AnchorGasLimit
+	// closeWait bounds how long Close waits for the pool's transactions to be sealed (settle): the
+	// constant closeWait, shorter in tests.
+	closeWait time.Duration
 }
 
 // OpenEmbedded opens (creating at first use) the embedded chain stored in dir.
@@ -91,7 +94,8 @@ func OpenEmbedded(dir string, opts EmbeddedOptions) (*Embedded, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Embedded{dir: dir, key: key, chainID: new(big.Int).Set(genesis.Config.ChainID), gasLimit: opts.AnchorGasLimit}
+	e := &Embedded{dir: dir, key: key, chainID: new(big.Int).Set(genesis.Config.ChainID), gasLimit: opts.AnchorGasLimit,
+		closeWait: closeWait}
 	if err := e.start(genesis, opts.RPCAddr); err != nil {
 		return nil, err
 	}
@@ -311,7 +315,7 @@ func (e *Embedded) Close() error {
 	if e.client != nil {
 		e.client.Close()
 	}
-	e.settle(closeWait)
+	e.settle(e.closeWait)
 	err := e.stack.Close()
 	e.stack = nil
 	return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"math/big"
 	"os"
 	"os/exec"
@@ -335,5 +336,46 @@ func TestCloseWaitsForTheBlockBeingSealed(t *testing.T) {
 		if err != nil || r.Status != types.ReceiptStatusSuccessful {
 			t.Fatalf("round %d: the transaction sent just before Close: receipt %v, %v", i, r, err)
 		}
+	}
+}
+
+// TestCloseDoesNotWaitForeverOnThePool: a transaction the node will never seal (its nonce leaves a gap) stays
+// in the pool; Close waits for it no longer than its bound, and the chain opens again without it.
+func TestCloseDoesNotWaitForeverOnThePool(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	e, err := OpenEmbedded(dir, EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := crypto.PubkeyToAddress(e.Key().PublicKey)
+	nonce, err := e.Client().PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(e.Key(), types.LatestSignerForChainID(e.ChainID()), &types.DynamicFeeTx{
+		ChainID: e.ChainID(), Nonce: nonce + 5, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e10),
+		Gas: 21000, To: &common.Address{0x5e}, Value: big.NewInt(1),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Client().SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	if pending, queued := e.eth.TxPool().Stats(); pending+queued != 1 {
+		t.Fatalf("pool holds %d pending and %d queued, want the gapped transaction", pending, queued)
+	}
+	e.closeWait = 50 * time.Millisecond // the test's own bound; a Close that ignored it would hang the test
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err = OpenEmbedded(dir, EmbeddedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, _, err := e.Client().TransactionByHash(ctx, tx.Hash()); !errors.Is(err, ethereum.NotFound) {
+		t.Errorf("the gapped transaction after a restart: %v, want not found", err)
 	}
 }
