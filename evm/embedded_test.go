@@ -309,21 +309,7 @@ func TestCloseWaitsForTheBlockBeingSealed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		from := crypto.PubkeyToAddress(e.Key().PublicKey)
-		nonce, err := e.Client().PendingNonceAt(ctx, from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx, err := types.SignNewTx(e.Key(), types.LatestSignerForChainID(e.ChainID()), &types.DynamicFeeTx{
-			ChainID: e.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e10),
-			Gas: 21000, To: &common.Address{0x5e, byte(i)}, Value: big.NewInt(1),
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Client().SendTransaction(ctx, tx); err != nil {
-			t.Fatal(err)
-		}
+		tx := sendTransfer(t, e, 0, common.Address{0x5e, byte(i)})
 		if err := e.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -348,21 +334,7 @@ func TestCloseDoesNotWaitForeverOnThePool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	from := crypto.PubkeyToAddress(e.Key().PublicKey)
-	nonce, err := e.Client().PendingNonceAt(ctx, from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := types.SignNewTx(e.Key(), types.LatestSignerForChainID(e.ChainID()), &types.DynamicFeeTx{
-		ChainID: e.ChainID(), Nonce: nonce + 5, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e10),
-		Gas: 21000, To: &common.Address{0x5e}, Value: big.NewInt(1),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Client().SendTransaction(ctx, tx); err != nil {
-		t.Fatal(err)
-	}
+	tx := sendTransfer(t, e, 5, common.Address{0x5e})
 	if pending, queued := e.eth.TxPool().Stats(); pending+queued != 1 {
 		t.Fatalf("pool holds %d pending and %d queued, want the gapped transaction", pending, queued)
 	}
@@ -378,4 +350,26 @@ func TestCloseDoesNotWaitForeverOnThePool(t *testing.T) {
 	if _, _, err := e.Client().TransactionByHash(ctx, tx.Hash()); !errors.Is(err, ethereum.NotFound) {
 		t.Errorf("the gapped transaction after a restart: %v, want not found", err)
 	}
+}
+
+// sendTransfer sends a transfer of 1 wei from the chain's key to to, gap nonces past the next one (0: none),
+// and returns it without waiting for it.
+func sendTransfer(t *testing.T, e *Embedded, gap uint64, to common.Address) *types.Transaction {
+	t.Helper()
+	ctx := context.Background()
+	nonce, err := e.Client().PendingNonceAt(ctx, crypto.PubkeyToAddress(e.Key().PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(e.Key(), types.LatestSignerForChainID(e.ChainID()), &types.DynamicFeeTx{
+		ChainID: e.ChainID(), Nonce: nonce + gap, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e10),
+		Gas: 21000, To: &to, Value: big.NewInt(1),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Client().SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }
