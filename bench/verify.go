@@ -222,9 +222,9 @@ func preloadReference(i int) string {
 	return seald.PrefixAuthentication + u.String()
 }
 
-// benchRecord is record i, under reference, as the pipeline leaves it: COMPLETED, with a CID, a token, a 10-node Merkle path
-// (a batch of 1,024), a signature and the e-mail it was sent with, so rows and answers have their real size.
-// It belongs to no batch (BatchID 0): verification does not read batches.
+// benchRecord is record i, under reference, as the pipeline leaves it: COMPLETED, with a CID, a token, a
+// 10-node Merkle path (a batch of 1,024), a signature and the e-mail it was sent with, so rows and answers
+// have their real size. It belongs to no batch (BatchID 0): verification does not read batches.
 func benchRecord(sys *System, i int, reference string, at time.Time) *seald.Record {
 	sum := sha256.Sum256([]byte("seald-bench/" + strconv.Itoa(i)))
 	h := hex.EncodeToString(sum[:])

@@ -98,9 +98,8 @@ func runWrites(ctx context.Context, cfg Config, open Opener, rep *Report) ([]*Wr
 			if err != nil {
 				return out, sd, fmt.Errorf("%s: %w", st.name, err)
 			}
-			fmt.Fprintf(cfg.Log, "bench: writes: %s holding %d: %.1f statements, %.1f/%.1f/%.1f rows ins/upd/del, "+
-				"%.0f WAL bytes, %.3f CPU ms per record\n", w.Store, w.History, w.Statements, w.Inserted, w.Updated,
-				w.Deleted, w.WALBytes, w.CPUMs)
+			fmt.Fprintf(cfg.Log, "bench: writes: %s: %.1f statements, %.1f/%.1f/%.1f rows ins/upd/del, %.0f WAL bytes, "+
+				"%.3f CPU ms per record\n", w.label(), w.Statements, w.Inserted, w.Updated, w.Deleted, w.WALBytes, w.CPUMs)
 		}
 	}
 	return out, sd, nil

@@ -76,8 +76,7 @@ type Embedded struct {
 	chainID  *big.Int
 	contract common.Address
 	gasLimit uint64 // EmbeddedOptions.AnchorGasLimit
-	// closeWait bounds how long Close waits for the pool's transactions to be sealed (settle): the
-	// constant closeWait, shorter in tests.
+	// closeWait is the constant closeWait, shorter in tests.
 	closeWait time.Duration
 }
 

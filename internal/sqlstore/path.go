@@ -18,8 +18,8 @@ import (
 // pathBinary opens the binary form of a path.
 const pathBinary = 0x01
 
-// pathValue is the stored form of path p, nil (NULL) for none.
-// None is an untyped nil, which every driver binds as NULL, not a typed nil []byte.
+// pathValue is the stored form of path p; none is an untyped nil, which every driver binds as NULL, not a
+// typed nil []byte.
 func pathValue(p []string) (any, error) {
 	b, err := pathBytes(p)
 	if b == nil || err != nil {
