@@ -32,6 +32,6 @@ const (
 	CrashAfterMailLog    = "after-mail-log"    // the outbox: the message and its sent.log line are written, not synced
 	CrashAfterConfirmTx  = "after-confirm"     // the batch is confirmed on chain, not saved
 	CrashAfterRecordSave = "after-record-save" // Service: the record and its first job are committed, no answer sent
-	CrashAfterEraseSave  = "after-erase-save"  // Service: an erasure and its job are committed, the copy not deleted
+	CrashAfterEraseSave  = "after-erase-save"  // Service and erase job: an erasure is committed, its copy not deleted
 	CrashAfterBlobDelete = "after-blob-delete" // the erased record's copy is deleted, its job not completed
 )

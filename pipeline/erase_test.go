@@ -1,8 +1,10 @@
 package pipeline_test
 
 import (
+	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,6 +57,45 @@ func TestPipelineEraseRemovesMailAndSendsEvent(t *testing.T) {
 	got, err := e.store.Record(ctx, r.Reference)
 	if err != nil || got.Mail != nil {
 		t.Errorf("the erased record's mail request: %+v, %v; want none", got.Mail, err)
+	}
+}
+
+// A crash test that stops at CrashAfterEraseSave must find the copy still stored, even when a runner takes
+// the erase job before the service passes that point after its commit: the job passes it too, before it
+// deletes the copy (a runner that won that race once made e2e TestEraseKill9 find the copy gone).
+func TestPipelineErasePassesTheEraseSavePointFirst(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	var cid atomic.Pointer[string]
+	var present, absent atomic.Int32 // passes of the point with the copy stored, and without it
+	e.crash = func(point string) {
+		if point != seald.CrashAfterEraseSave {
+			return
+		}
+		if _, err := e.blobs.Get(context.Background(), *cid.Load()); err == nil {
+			present.Add(1)
+		} else {
+			absent.Add(1)
+		}
+	}
+	r := e.seal(1)
+	e.start(1)
+	done := e.waitState(r.Reference, seald.StateCompleted)
+	cid.Store(&done.CID)
+	if _, erased, err := e.svc.Erase(ctx, e.caller, r.Reference, "asked"); err != nil || !erased {
+		t.Fatalf("Erase = %v, %v", erased, err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := e.blobs.Get(ctx, done.CID); seald.ErrorCode(err) == seald.ENOTFOUND {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the erase job did not delete the copy")
+		}
+	}
+	if present.Load() == 0 || absent.Load() != 0 {
+		t.Errorf("the erase job passed %s %d times with the copy stored and %d without, want at least once and never",
+			seald.CrashAfterEraseSave, present.Load(), absent.Load())
 	}
 }
 

@@ -620,6 +620,9 @@ func (p *Pipeline) erase(ctx context.Context, j *seald.Job, r *seald.Record) err
 	if r.State == seald.StatePending {
 		return errNotStored
 	}
+	// The erasure is committed and the copy not deleted yet: the service passes this point after its commit
+	// too, but a runner can take the job first, and a crash test that stops there must find the copy.
+	p.crash(seald.CrashAfterEraseSave)
 	if r.CID != "" && p.Blobs != nil {
 		if err := p.Blobs.Delete(ctx, r.CID); err != nil {
 			return err
