@@ -194,8 +194,8 @@ func TestErasureLeavesNothingOnDisk(t *testing.T) {
 }
 
 // TestErasureLeavesNothingOnDiskPostgres is the same test with serve on PostgreSQL (a schema of its own on the
-// test server): after the erase job and the `VACUUM (FULL) records, payloads` docs/privacy.md tells the
-// operator to run, neither the table files of records and payloads (TOAST included, read as raw bytes from
+// test server): after the erase job and the `VACUUM (FULL) record_facts, payloads` docs/privacy.md tells the
+// operator to run, neither the table files of record_facts and payloads (TOAST included, read as raw bytes from
 // the server's data directory) nor any file of serve's data dir (the embedded IPFS store, the outbox, the
 // logs), while serve runs and after it stops, holds the erased record's key, password hash, plaintext or
 // e-mail. The other record still downloads and its e-mail stays in the outbox.
@@ -231,7 +231,7 @@ func TestErasureLeavesNothingOnDiskPostgres(t *testing.T) {
 			return n
 		},
 	})
-	pgExec(t, db, `VACUUM (FULL) records, payloads`) // as docs/privacy.md says, serve running
+	pgExec(t, db, `VACUUM (FULL) record_facts, payloads`) // as docs/privacy.md says, serve running
 	pgExec(t, db, `CHECKPOINT`)
 	if found := inTableFiles(t, db, e.s); len(found) > 0 {
 		t.Errorf("after the erasure and VACUUM (FULL), the table files still hold:\n%s", strings.Join(found, "\n"))
@@ -246,7 +246,7 @@ func pgExec(t *testing.T, db *pgx.Conn, sql string) {
 	}
 }
 
-// inTableFiles reads the files of the records and payloads tables (their segments and maps, and their TOAST
+// inTableFiles reads the files of the record_facts and payloads tables (their segments and maps, and their TOAST
 // tables') from the server's data directory as raw bytes and lists which secrets they hold. The test runs on
 // the database's machine, as a user that may read its files (root in CI).
 func inTableFiles(t *testing.T, db *pgx.Conn, s secrets) []string {
@@ -256,9 +256,9 @@ func inTableFiles(t *testing.T, db *pgx.Conn, s secrets) []string {
 	if err := db.QueryRow(ctx, `SHOW data_directory`).Scan(&dataDir); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := db.Query(ctx, `SELECT pg_relation_filepath(c.oid) FROM pg_class c WHERE c.oid IN ('records'::regclass, 'payloads'::regclass)
+	rows, err := db.Query(ctx, `SELECT pg_relation_filepath(c.oid) FROM pg_class c WHERE c.oid IN ('record_facts'::regclass, 'payloads'::regclass)
 		UNION ALL SELECT pg_relation_filepath(c.reltoastrelid) FROM pg_class c
-		WHERE c.oid IN ('records'::regclass, 'payloads'::regclass) AND c.reltoastrelid <> 0`)
+		WHERE c.oid IN ('record_facts'::regclass, 'payloads'::regclass) AND c.reltoastrelid <> 0`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,51 +10,75 @@ import (
 	"seald.dev/seald"
 )
 
-// BulkInsertRecords inserts records (only the records: no payload, no job) with one COPY, to fill a
-// database for benchmarks and imports far faster than CreateRecord's transaction per record. COPY is one
-// statement (and the Merkle paths of the records that have any, one more transaction): a failed COPY inserts
-// none of them.
+// BulkInsertRecords inserts records (only the records: no payload, no job) with COPY, to fill a database for
+// benchmarks and imports far faster than CreateRecord's transaction per record. One transaction copies the
+// record_facts rows, reads back their seqs (COPY returns none), copies their record_states rows and keeps the
+// Merkle paths of those that have any: any failure inserts none of them.
 func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) error {
 	const op = "postgres.BulkInsertRecords"
-	rows := make([][]any, len(records))
+	facts := make([][]any, len(records))
+	vals := make(map[string][]any, len(records))
 	for i, r := range records {
 		args, err := s.RecordValues(r)
 		if err != nil {
 			return wrap(op, err)
 		}
-		rows[i] = args
+		facts[i], vals[r.Reference] = sqlstore.FactValues(args), args
 	}
-	if _, err := s.pool.CopyFrom(ctx, pgx.Identifier{"records"}, sqlstore.RecordColumns, pgx.CopyFromRows(rows)); err != nil {
-		return wrap(op, err)
-	}
-	// The paths of the records that have any, found by reference (COPY returns no seq), a few thousand records
-	// per statement.
-	var refs []string
-	var merkle, disclosure [][]byte
-	flush := func() error {
-		if len(refs) == 0 {
-			return nil
+	return wrap(op, pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"record_facts"}, sqlstore.FactInsertColumns, pgx.CopyFromRows(facts)); err != nil {
+			return err
 		}
-		_, err := s.pool.Exec(ctx, `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
-			SELECT records.seq, v.m, v.d FROM unnest($1::text[], $2::bytea[], $3::bytea[]) AS v (ref, m, d)
-			JOIN records ON records.reference = v.ref`, refs, merkle, disclosure)
-		refs, merkle, disclosure = refs[:0], merkle[:0], disclosure[:0]
-		return err
-	}
-	for _, r := range records {
-		if !sqlstore.HasPaths(r) {
-			continue
-		}
-		m, d, err := sqlstore.PathBytes(r)
-		if err != nil {
-			return wrap(op, err)
-		}
-		refs, merkle, disclosure = append(refs, r.Reference), append(merkle, m), append(disclosure, d)
-		if len(refs) == 4096 {
-			if err := flush(); err != nil {
-				return wrap(op, err)
+		seqs := make(map[string]int64, len(records))
+		for at := 0; at < len(records); at += 4096 {
+			refs := make([]string, 0, 4096)
+			for _, r := range records[at:min(at+4096, len(records))] {
+				refs = append(refs, r.Reference)
+			}
+			rows, err := tx.Query(ctx, `SELECT reference, seq FROM record_facts WHERE reference = ANY($1)`, refs)
+			if err != nil {
+				return err
+			}
+			var ref string
+			var seq int64
+			if _, err := pgx.ForEachRow(rows, []any{&ref, &seq}, func() error { seqs[ref] = seq; return nil }); err != nil {
+				return err
 			}
 		}
-	}
-	return wrap(op, flush())
+		states := make([][]any, len(records))
+		for i, r := range records {
+			states[i] = sqlstore.StateValues(seqs[r.Reference], vals[r.Reference])
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"record_states"}, sqlstore.StateInsertColumns, pgx.CopyFromRows(states)); err != nil {
+			return err
+		}
+		// The paths of the records that have any, a few thousand records per statement.
+		var pseqs []int64
+		var merkle, disclosure [][]byte
+		flush := func() error {
+			if len(pseqs) == 0 {
+				return nil
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO record_paths (record_seq, merkle_path, disclosure_path)
+				SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])`, pseqs, merkle, disclosure)
+			pseqs, merkle, disclosure = pseqs[:0], merkle[:0], disclosure[:0]
+			return err
+		}
+		for _, r := range records {
+			if !sqlstore.HasPaths(r) {
+				continue
+			}
+			m, d, err := sqlstore.PathBytes(r)
+			if err != nil {
+				return err
+			}
+			pseqs, merkle, disclosure = append(pseqs, seqs[r.Reference]), append(merkle, m), append(disclosure, d)
+			if len(pseqs) == 4096 {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return flush()
+	}))
 }

@@ -269,7 +269,8 @@ func TestCoalescedLookupIsFresh(t *testing.T) {
 		before <- result{r, err}
 	}()
 	<-read // the first read has run, and waits to answer
-	if err := h.ExecSQL(ctx, `UPDATE records SET status = 'REVOKED' WHERE reference = '`+ref+`'`); err != nil {
+	if err := h.ExecSQL(ctx, `UPDATE record_states SET status = 'REVOKED'
+		WHERE seq = (SELECT seq FROM record_facts WHERE reference = '`+ref+`')`); err != nil {
 		t.Fatal(err)
 	}
 	r, err := h.RecordBrief(ctx, ref)

@@ -69,7 +69,7 @@ func inFiles(t *testing.T, files []string, marks []string) []string {
 	return out
 }
 
-// After an erasure and the VACUUM docs/privacy.md tells the operator to run, the table files of records and
+// After an erasure and the VACUUM docs/privacy.md tells the operator to run, the table files of record_facts and
 // payloads (TOAST included) no longer hold the erased record's key, password hash, e-mail or payload, while
 // the other record's are still there.
 func TestEraseThenVacuumLeavesNoBytes(t *testing.T) {
@@ -84,7 +84,7 @@ func TestEraseThenVacuumLeavesNoBytes(t *testing.T) {
 	}
 	admin(t, dsn, vacuumAfterErasure)
 	admin(t, dsn, `CHECKPOINT`) // the table files as they are after the VACUUM, not in shared buffers only
-	files := relationFiles(t, dsn, "records", "payloads")
+	files := relationFiles(t, dsn, "record_facts", "payloads")
 	if got := inFiles(t, files, keptMarks); len(got) == 0 {
 		t.Fatal("the table files hold none of the other record's values: the search cannot see them")
 	}
@@ -96,4 +96,4 @@ func TestEraseThenVacuumLeavesNoBytes(t *testing.T) {
 // vacuumAfterErasure is the statement docs/privacy.md tells an operator on PostgreSQL to run after erasures.
 // A plain VACUUM is not enough: it frees a dead tuple's space in its page without overwriting it (this test
 // found a deleted payload that way); VACUUM (FULL) writes the tables anew and deletes the old files.
-const vacuumAfterErasure = `VACUUM (FULL) records, payloads`
+const vacuumAfterErasure = `VACUUM (FULL) record_facts, payloads`

@@ -143,20 +143,21 @@ func (c *committer) alone(r *createReq) error {
 // group's size was sent unnamed, parsed and planned for every group, at two round trips per statement.
 var (
 	recordRows  = sqlstore.NewChunkTexts(func(n int) string { return number(sqlstore.InsertRecordRows(n)) })
+	stateRows   = sqlstore.NewChunkTexts(func(n int) string { return number(sqlstore.InsertStateRows(n)) })
 	payloadRows = sqlstore.NewChunkTexts(func(n int) string { return number(sqlstore.InsertPayloadRows(n)) })
 )
 
-// insertGroup inserts the records of a group, then the payloads and jobs of those that were new, setting
-// ECONFLICT in results for the others: one pipelined batch of the records' chunks, then one of the
-// payloads' and jobs'.
+// insertGroup inserts the records of a group, then the states, payloads and jobs of those that were new,
+// setting ECONFLICT in results for the others: one pipelined batch of the records' chunks, then one of the
+// states', payloads' and jobs'.
 func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, results []error) error {
 	inserted := make(map[string]int64, len(group)) // the seqs of the records inserted, by reference
 	var b pgx.Batch
 	at := 0
 	for _, n := range sqlstore.Chunks(len(group)) {
-		args := make([]any, 0, n*len(sqlstore.RecordColumns))
+		args := make([]any, 0, n*len(sqlstore.FactInsertColumns))
 		for _, r := range group[at : at+n] {
-			args = append(args, r.args...)
+			args = append(args, sqlstore.FactValues(r.args)...)
 		}
 		at += n
 		b.Queue(recordRows.Text(n), args...).Query(func(rows pgx.Rows) error {
@@ -175,7 +176,7 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
 		return err
 	}
-	var fresh []*createReq // the new records, whose payloads and jobs follow
+	var fresh []*createReq // the new records, whose states, payloads and jobs follow
 	var payloads []any
 	for i, r := range group {
 		seq, ok := inserted[r.r.Reference]
@@ -191,6 +192,15 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	}
 
 	b = pgx.Batch{}
+	at = 0
+	for _, n := range sqlstore.Chunks(len(fresh)) {
+		args := make([]any, 0, n*len(sqlstore.StateInsertColumns))
+		for _, r := range fresh[at : at+n] {
+			args = append(args, sqlstore.StateValues(r.seq, r.args)...)
+		}
+		at += n
+		b.Queue(stateRows.Text(n), args...)
+	}
 	for rest := payloads; len(rest) > 0; {
 		n := sqlstore.Chunks(len(rest) / 2)[0]
 		b.Queue(payloadRows.Text(n), rest[:2*n]...)

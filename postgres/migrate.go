@@ -23,10 +23,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, s.key("seald.migrate")); err != nil {
 			return err
 		}
-		return s.Migrate(ctx, pq{tx}, ms, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		_, err := s.Migrate(ctx, pq{tx}, ms, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			version    integer PRIMARY KEY,
 			name       text NOT NULL,
 			applied_at timestamptz NOT NULL
 		)`)
+		return err
 	})
 }

@@ -127,7 +127,8 @@ func TestBriefWriterProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	res, err := db.ExecContext(context.Background(), `UPDATE records SET cid = 'bafy-other-process' WHERE reference = ?`, ref)
+	res, err := db.ExecContext(context.Background(), `UPDATE record_states SET cid = 'bafy-other-process'
+		WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`, ref)
 	if err != nil {
 		t.Fatal(err)
 	}

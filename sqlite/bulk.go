@@ -19,14 +19,11 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 			if err != nil {
 				return err
 			}
-			if !sqlstore.HasPaths(r) {
-				if _, err := q.Exec(ctx, sqlstore.InsertRecord, vals...); err != nil {
-					return err
-				}
-				continue
-			}
 			var seq int64
-			if err := q.QueryRow(ctx, sqlstore.InsertRecord+` RETURNING seq`, vals...).Scan(&seq); err != nil {
+			if err := q.QueryRow(ctx, sqlstore.InsertRecord, sqlstore.FactValues(vals)...).Scan(&seq); err != nil {
+				return err
+			}
+			if _, err := q.Exec(ctx, sqlstore.InsertState, sqlstore.StateValues(seq, vals)...); err != nil {
 				return err
 			}
 			if err := sqlstore.InsertPaths(ctx, q, seq, r); err != nil {

@@ -282,11 +282,12 @@ func (c *committer) createTogether(ctx context.Context, tx *querier, run []*writ
 // the committer's CPU.
 var (
 	recordRows  = sqlstore.NewChunkTexts(sqlstore.InsertRecordRows)
+	stateRows   = sqlstore.NewChunkTexts(sqlstore.InsertStateRows)
 	payloadRows = sqlstore.NewChunkTexts(sqlstore.InsertPayloadRows)
 )
 
-// insertCreates is createTogether's statements: the records, then the payloads of those that were new, then
-// their jobs, each by chunks.
+// insertCreates is createTogether's statements: the records, then the states and payloads of those that were
+// new, then their jobs, each by chunks.
 func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*writeReq, results []error) error {
 	inserted := make(map[string]int64, len(run)) // the seqs of the records inserted, by reference
 	var args []any
@@ -294,7 +295,7 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 	for _, n := range sqlstore.Chunks(len(run)) {
 		args = args[:0]
 		for _, r := range run[at : at+n] {
-			args = append(args, r.create.vals...)
+			args = append(args, sqlstore.FactValues(r.create.vals)...)
 		}
 		at += n
 		rows, err := tx.Query(ctx, recordRows.Text(n), args...)
@@ -315,8 +316,7 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 			return err
 		}
 	}
-	var fresh []*writeReq // the new records, whose payloads and jobs follow
-	args = args[:0]
+	var fresh []*writeReq // the new records, whose states, payloads and jobs follow
 	for i, r := range run {
 		seq, ok := inserted[r.create.r.Reference]
 		if !ok {
@@ -325,8 +325,22 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 		}
 		r.create.seq = seq
 		fresh = append(fresh, r)
+	}
+	at = 0
+	for _, n := range sqlstore.Chunks(len(fresh)) {
+		args = args[:0]
+		for _, r := range fresh[at : at+n] {
+			args = append(args, sqlstore.StateValues(r.create.seq, r.create.vals)...)
+		}
+		at += n
+		if _, err := tx.Exec(ctx, stateRows.Text(n), args...); err != nil {
+			return err
+		}
+	}
+	args = args[:0]
+	for _, r := range fresh {
 		if r.create.payload != nil {
-			args = append(args, seq, r.create.payload)
+			args = append(args, r.create.seq, r.create.payload)
 		}
 	}
 	for rest := args; len(rest) > 0; {

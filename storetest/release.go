@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,10 +14,13 @@ import (
 )
 
 // Release is what a database made by the last release (42a61d0) holds in the rows that issue 45's migrations
-// move: 0014 (payloads keyed, jobs found, by the record's seq instead of its reference) and 0015 (the records'
-// Merkle paths into record_paths), read with raw SQL (ReleasePayloads, ReleaseJobs, ReleasePaths) before a
-// Store opens, and so migrates, the database.
+// move: 0014 (payloads keyed, jobs found, by the record's seq instead of its reference), 0015 (the records'
+// Merkle paths into record_paths) and the split of a record's row into record_facts and record_states (0017 on
+// SQLite, 0018 on PostgreSQL), read with raw SQL (ReleasePayloads, ReleaseJobs, ReleasePaths, ReleaseRecords)
+// before a Store opens, and so migrates, the database.
 type Release struct {
+	// Records are the records' whole rows (RecordRowColumns), by reference, each value as the driver read it.
+	Records map[string][]any
 	// Payloads are the payloads kept for store steps not yet run, by their records' references.
 	Payloads map[string][]byte
 	// Jobs are the jobs, by id.
@@ -44,6 +48,99 @@ const (
 	ReleasePaths    = `SELECT reference, coalesce(merkle_path, ''), coalesce(disclosure_path, '') FROM records
 		WHERE merkle_path IS NOT NULL OR disclosure_path IS NOT NULL`
 )
+
+// RecordRowColumns are every column of a record's row: of the table records in the release's schema, and of
+// the view records, which joins record_facts and record_states, once migrated. The reference is the second.
+var RecordRowColumns = []string{"seq", "reference", "pipeline", "business_id", "project_id", "network", "hash",
+	"mime_type", "privacy", "is_email", "is_encrypted", "has_password", "downloadable", "password_hash", "mail", "ovi",
+	"created_at", "data_key", "status", "state", "error_type", "error_message", "cid", "encrypted_file", "token_id",
+	"batch_id", "leaf", "revoked_on_chain", "is_signed", "signature", "message_id", "updated_at", "erased_at",
+	"ipfs_stored_at", "anchor_submitted_at", "anchored_at", "email_sent_at", "completed_at", "failed_at",
+	"disclosure", "disclosure_blind"}
+
+// The queries of every record's whole row (RecordRowColumns): ReleaseRecords from the release's records,
+// MigratedRecords from the view records once a Store has migrated the database.
+var (
+	ReleaseRecords  = `SELECT ` + strings.Join(RecordRowColumns, ", ") + ` FROM records`
+	MigratedRecords = `SELECT ` + strings.Join(RecordRowColumns, ", ") + ` FROM records`
+)
+
+// Rows are the rows of a query, as both database/sql and pgx give them.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// RecordRows reads rows of ReleaseRecords or MigratedRecords into each record's values, by reference, as the
+// driver gives them without conversion (each scanned into an any).
+func RecordRows(t testing.TB, rows Rows) map[string][]any {
+	t.Helper()
+	out := map[string][]any{}
+	for rows.Next() {
+		vals := make([]any, len(RecordRowColumns))
+		dest := make([]any, len(vals))
+		for i := range vals {
+			dest[i] = &vals[i]
+		}
+		if err := rows.Scan(dest...); err != nil {
+			t.Fatalf("a record's row: %v", err)
+		}
+		ref, isText := vals[1].(string)
+		if !isText {
+			t.Fatalf("a record's reference is %T %v, not text", vals[1], vals[1])
+		}
+		if _, dup := out[ref]; dup {
+			t.Fatalf("two rows of record %s", ref)
+		}
+		out[ref] = vals
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("records' rows: %v", err)
+	}
+	return out
+}
+
+// CheckReleaseRecords checks that the rows got, read with MigratedRecords from the migrated database, are the
+// release's (rel.Records) value by value: the same records, each with the same value, of the same type, in
+// every column.
+func CheckReleaseRecords(t testing.TB, rel Release, got map[string][]any) {
+	t.Helper()
+	if len(rel.Records) == 0 {
+		t.Fatal("the release's database holds no record: it tests nothing")
+	}
+	for ref, want := range rel.Records {
+		row, found := got[ref]
+		if !found {
+			t.Errorf("record %s: not in the view records", ref)
+			continue
+		}
+		for i, col := range RecordRowColumns {
+			if !sameValue(row[i], want[i]) {
+				t.Errorf("record %s, %s: %T %#v, the release's %T %#v", ref, col, row[i], row[i], want[i], want[i])
+			}
+		}
+	}
+	for ref := range got {
+		if _, found := rel.Records[ref]; !found {
+			t.Errorf("record %s: in the view records, not in the release", ref)
+		}
+	}
+}
+
+// sameValue reports whether two values as a driver read them are the same value of the same type: times at
+// the same instant (a location is how they print, not what they are), bytes with the same contents.
+func sameValue(a, b any) bool {
+	switch a := a.(type) {
+	case time.Time:
+		b, isTime := b.(time.Time)
+		return isTime && a.Equal(b)
+	case []byte:
+		b, isBytes := b.([]byte)
+		return isBytes && bytes.Equal(a, b)
+	}
+	return reflect.DeepEqual(a, b)
+}
 
 // CheckRelease checks a Store opened on a database made by the last release, whose rows were rel before it
 // opened: each payload is still its record's; each job is still there, claimed with its id, kind, record,

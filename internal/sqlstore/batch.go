@@ -17,8 +17,11 @@ func (s *Store) AnchorQueue(ctx context.Context, network string, state seald.Sta
 	if limit < 1 {
 		return []*seald.Record{}, nil
 	}
-	return list(ctx, s, s.op("AnchorQueue"), scanRecord, selectRecord+`WHERE state = ? AND network = ? AND batch_id IS NULL
-		ORDER BY created_at, seq LIMIT ?`, string(state), network, limit)
+	// The queue is a range of record_states_anchor_queue (state, network, created_at), walked in record_states,
+	// whose copies of the network and creation time that index holds; the view's are record_facts'.
+	return list(ctx, s, s.op("AnchorQueue"), scanRecord, selectRecord+`WHERE records.seq IN (SELECT seq FROM record_states
+		WHERE state = ? AND network = ? AND batch_id IS NULL ORDER BY created_at, seq LIMIT ?) ORDER BY created_at, seq`,
+		string(state), network, limit)
 }
 
 // NextTokenID returns the token id after the last one any batch of the network holds, 1 when none.
@@ -189,9 +192,11 @@ var placeTexts sync.Map // string -> *ChunkTexts
 
 // placeText is the UPDATE of placeRecords for n records.
 func placeText(reached string, n int) string {
-	return `UPDATE records SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf,
+	return `UPDATE record_states SET state = ?, batch_id = ?, token_id = v.token, leaf = v.leaf,
 		updated_at = ?` + reached + ` FROM (` + castRows(n, "TEXT reference", "BIGINT token", "TEXT leaf") + `) AS v
-		WHERE records.reference = v.reference AND records.state = ? AND records.network = ? AND records.batch_id IS NULL`
+		JOIN record_facts ON record_facts.reference = v.reference
+		WHERE record_states.seq = record_facts.seq AND record_states.state = ? AND record_states.network = ?
+		AND record_states.batch_id IS NULL`
 }
 
 // unplaced names the first record of chunk that placeRecords did not move into batch id.
@@ -270,7 +275,7 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transi
 			set += `, error_type = '', error_message = ''`
 		}
 		reached, reachedArgs := s.reach(t, now)
-		_, err = q.Exec(ctx, `UPDATE records SET `+set+`, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
+		_, err = q.Exec(ctx, `UPDATE record_states SET `+set+`, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
 			append(append([]any{string(t.To), s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
 		return err
 	})
@@ -346,10 +351,10 @@ func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transitio
 			reached += `, ` + c + ` = NULL`
 		}
 		if _, err := q.Exec(ctx, `DELETE FROM record_paths WHERE record_seq IN
-			(SELECT seq FROM records WHERE batch_id = ? AND state = ?)`, b.ID, string(t.From)); err != nil {
+			(SELECT seq FROM record_states WHERE batch_id = ? AND state = ?)`, b.ID, string(t.From)); err != nil {
 			return err
 		}
-		_, err = q.Exec(ctx, `UPDATE records SET state = ?, batch_id = NULL, token_id = NULL, leaf = '',
+		_, err = q.Exec(ctx, `UPDATE record_states SET state = ?, batch_id = NULL, token_id = NULL, leaf = '',
 			error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
 			append(append([]any{string(t.To), errorType, errorMessage, s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
 		return err
@@ -364,7 +369,7 @@ func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transitio
 // SetBatchError records a chain fault on every record of a batch, leaving their state.
 func (s *Store) SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error {
 	return s.E.Write(ctx, s.op("SetBatchError"), func(ctx context.Context, q Querier) error {
-		_, err := q.Exec(ctx, `UPDATE records SET error_type = ?, error_message = ?, updated_at = ? WHERE batch_id = ?`,
+		_, err := q.Exec(ctx, `UPDATE record_states SET error_type = ?, error_message = ?, updated_at = ? WHERE batch_id = ?`,
 			errorType, errorMessage, s.D.Time(now), batchID)
 		return err
 	})
@@ -385,8 +390,8 @@ func (s *Store) SetAnchorError(ctx context.Context, references []string, errorTy
 			for _, r := range refs[:n] {
 				args = append(args, r)
 			}
-			if _, err := q.Exec(ctx, `UPDATE records SET error_type = ?, error_message = ?, updated_at = ?
-				WHERE reference IN (?`+strings.Repeat(", ?", n-1)+`)`, args...); err != nil {
+			if _, err := q.Exec(ctx, `UPDATE record_states SET error_type = ?, error_message = ?, updated_at = ?
+				WHERE seq IN (SELECT seq FROM record_facts WHERE reference IN (?`+strings.Repeat(", ?", n-1)+`))`, args...); err != nil {
 				return err
 			}
 			refs = refs[n:]

@@ -24,7 +24,10 @@ func TestChunkTexts(t *testing.T) {
 			t.Errorf("the statement of %d payloads has %d rows", size, got)
 		}
 	}
-	if got, want := strings.Count(InsertRecordRows(4), "?"), 4*len(RecordColumns); got != want {
+	if got, want := strings.Count(InsertRecordRows(4), "?"), 4*len(FactInsertColumns); got != want {
 		t.Errorf("the statement of 4 records has %d placeholders, want %d", got, want)
+	}
+	if got, want := strings.Count(InsertStateRows(4), "?"), 4*len(StateInsertColumns); got != want {
+		t.Errorf("the statement of 4 records' states has %d placeholders, want %d", got, want)
 	}
 }

@@ -17,7 +17,7 @@ func (s *Store) StatusIndex(ctx context.Context, reference string) (int64, error
 		var seq int64
 		err := row.Scan(&seq)
 		return seq - 1, err
-	}, NotFound(op, "record %s not found", reference), `SELECT seq FROM records WHERE reference = ?`, reference)
+	}, NotFound(op, "record %s not found", reference), `SELECT seq FROM record_facts WHERE reference = ?`, reference)
 }
 
 // StatusesBetween reads the records of index in [from, to) that a status list marks: those not ACTIVE, and
@@ -38,7 +38,7 @@ func (s *Store) StatusesBetween(ctx context.Context, from, to int64) (map[int64]
 			st = string(seald.StatusRevoked)
 		}
 		return &indexed{seq - 1, seald.Status(st)}, nil
-	}, `SELECT seq, status, revoked_on_chain FROM records WHERE seq > ? AND seq <= ? AND (status <> 'ACTIVE' OR revoked_on_chain)`, from, to)
+	}, `SELECT seq, status, revoked_on_chain FROM record_states WHERE seq > ? AND seq <= ? AND (status <> 'ACTIVE' OR revoked_on_chain)`, from, to)
 	if err != nil {
 		return nil, err
 	}

@@ -31,18 +31,24 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		erased, ids = false, nil
 		// The mail request (recipients, subject, body) is the record's data too: it goes with the key.
-		err := q.QueryRow(ctx, `UPDATE records SET data_key = '', password_hash = '', mail = NULL, downloadable = ?,
-			erased_at = ?, updated_at = ? WHERE reference = ? AND erased_at IS NULL RETURNING status, seq`,
-			false, s.D.Time(c.At), s.D.Time(c.At), c.Reference).Scan(&status, &seq)
+		err := q.QueryRow(ctx, `UPDATE record_states SET erased_at = ?, updated_at = ?
+			WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?) AND erased_at IS NULL RETURNING status, seq`,
+			s.D.Time(c.At), s.D.Time(c.At), c.Reference).Scan(&status, &seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			var one int
-			err := q.QueryRow(ctx, `SELECT 1 FROM records WHERE reference = ?`, c.Reference).Scan(&one)
+			err := q.QueryRow(ctx, `SELECT 1 FROM record_facts WHERE reference = ?`, c.Reference).Scan(&one)
 			if errors.Is(err, sql.ErrNoRows) {
 				return NotFound(op, "record %s not found", c.Reference)
 			}
 			return err // nil: already erased
 		}
 		if err != nil {
+			return err
+		}
+		// record_facts keeps the erasure's time too, for its retention index (records_retention), which then
+		// changes only at acceptance and erasure, never with a step.
+		if _, err := q.Exec(ctx, `UPDATE record_facts SET data_key = '', password_hash = '', mail = NULL, downloadable = ?,
+			erased_at = ? WHERE seq = ?`, false, s.D.Time(c.At), seq); err != nil {
 			return err
 		}
 		// The canonical data kept for a store step that has not run is sealed under the key just cleared;
@@ -75,7 +81,8 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 
 // RetentionDue returns the references of records past their project's retention, oldest first. The cutoff of
 // each project is computed here rather than in SQL, so that the query is the same in both dialects; the
-// records_retention index (project_id, created_at) WHERE erased_at IS NULL answers it per project.
+// records_retention index of record_facts (project_id, created_at) WHERE erased_at IS NULL answers it per
+// project.
 func (s *Store) RetentionDue(ctx context.Context, now time.Time, limit int) ([]string, error) {
 	op := s.op("RetentionDue")
 	type project struct {
@@ -101,7 +108,7 @@ func (s *Store) RetentionDue(ctx context.Context, now time.Time, limit int) ([]s
 			var d due
 			err := row.Scan(&d.ref, Time{T: &d.at})
 			return d, err
-		}, `SELECT reference, created_at FROM records WHERE project_id = ? AND erased_at IS NULL AND created_at < ?
+		}, `SELECT reference, created_at FROM record_facts WHERE project_id = ? AND erased_at IS NULL AND created_at < ?
 			ORDER BY created_at, seq LIMIT ?`, p.id, s.D.Time(cutoff), limit)
 		if err != nil {
 			return nil, err
@@ -134,8 +141,10 @@ func (s *Store) RevokedTokens(ctx context.Context, network string, after uint64,
 	if limit < 1 || after > 1<<63-1 {
 		return []*seald.Record{}, nil
 	}
-	return list(ctx, s, s.op("RevokedTokens"), scanRecord, selectRecord+`WHERE status = ? AND network = ? AND token_id > ?
-		AND batch_id IN (SELECT id FROM batches WHERE state = ?) ORDER BY token_id LIMIT ?`,
+	// A range of record_states_token (network, token_id), in record_states, which holds the network it indexes.
+	return list(ctx, s, s.op("RevokedTokens"), scanRecord, selectRecord+`WHERE records.seq IN (SELECT seq FROM record_states
+		WHERE status = ? AND network = ? AND token_id > ? AND batch_id IN (SELECT id FROM batches WHERE state = ?)
+		ORDER BY token_id LIMIT ?) ORDER BY token_id`,
 		string(seald.StatusRevoked), network, int64(after), string(seald.BatchConfirmed), limit)
 }
 

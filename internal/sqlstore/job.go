@@ -24,7 +24,7 @@ const (
 	// insertJobByReference inserts one job, finding its record's seq by reference, and returns its id; it
 	// inserts nothing (no row returned) when no record has the reference.
 	insertJobByReference = `INSERT INTO jobs (kind, reference, record_seq, attempts, run_at, leased_until, last_error)
-	SELECT ?, reference, seq, ?, ?, NULL, ? FROM records WHERE reference = ? RETURNING id`
+	SELECT ?, reference, seq, ?, ?, NULL, ? FROM record_facts WHERE reference = ? RETURNING id`
 )
 
 // JobInsert is the INSERT of job j, given the reference of the record it belongs to when j names none and
@@ -318,7 +318,7 @@ func (s *Store) completeJob(ctx context.Context, q Querier, op string, c seald.C
 		}
 	}
 	if c.DropPayload {
-		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = (SELECT seq FROM records WHERE reference = ?)`,
+		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`,
 			j.Reference); err != nil {
 			return nil, err
 		}
@@ -339,7 +339,8 @@ func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMess
 			failing_since = ?`, j.Attempts, j.LastError, s.D.Time(j.RunAt), failing); err != nil {
 			return err
 		}
-		_, err := q.Exec(ctx, `UPDATE records SET error_type = ?, error_message = ? WHERE reference = ?`,
+		_, err := q.Exec(ctx, `UPDATE record_states SET error_type = ?, error_message = ?
+			WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`,
 			errorType, errorMessage, j.Reference)
 		return err
 	})
@@ -369,7 +370,8 @@ func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, er
 		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
 			return err
 		}
-		if _, err := q.Exec(ctx, `UPDATE records SET `+set+` WHERE reference = ?`, args...); err != nil {
+		if _, err := q.Exec(ctx, `UPDATE record_states SET `+set+` WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`,
+			args...); err != nil {
 			return err
 		}
 		return s.insertEvent(ctx, q, ev)
@@ -443,8 +445,8 @@ func (s *Store) RequeueJob(ctx context.Context, j *seald.Job) (bool, error) {
 		// jobs_record finds the record's jobs; a record that does not exist is the insert's ENOTFOUND.
 		var seq int64
 		var n int
-		err := q.QueryRow(ctx, `SELECT seq, (SELECT count(*) FROM jobs WHERE record_seq = records.seq AND kind = ?)
-			FROM records WHERE reference = ?`, j.Kind, j.Reference).Scan(&seq, &n)
+		err := q.QueryRow(ctx, `SELECT seq, (SELECT count(*) FROM jobs WHERE record_seq = record_facts.seq AND kind = ?)
+			FROM record_facts WHERE reference = ?`, j.Kind, j.Reference).Scan(&seq, &n)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}

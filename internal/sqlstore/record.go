@@ -6,21 +6,75 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"seald.dev/seald"
 )
 
-// RecordColumns are the columns of a record's row, in the order of RecordValues and scanRecord. Its Merkle
-// paths are kept apart, in record_paths (pathColumns; migration 0015): written once, when the record is placed,
-// they were half of a row that every step of the pipeline rewrites.
-var RecordColumns = []string{"reference", "pipeline", "business_id", "project_id", "network", "hash", "mime_type",
-	"privacy", "status", "state", "error_type", "error_message", "cid", "encrypted_file", "token_id", "batch_id",
-	"leaf", "revoked_on_chain", "is_email", "is_encrypted", "is_signed", "has_password",
-	"downloadable", "password_hash", "mail", "message_id", "ovi", "signature", "created_at", "updated_at",
-	"data_key", "erased_at", "ipfs_stored_at", "anchor_submitted_at", "anchored_at", "email_sent_at", "completed_at",
-	"failed_at", "disclosure", "disclosure_blind"}
+// A record is kept in two rows (migration 0017 on SQLite, 0018 on PostgreSQL). record_facts holds what is
+// written once, at acceptance (FactColumns; erasure clears its data key, password and mail, and sets its own
+// erased_at, which the retention index needs and no read takes from it); record_states,
+// keyed by the record's seq, holds what the pipeline's steps change (StateColumns), with copies of the network,
+// project and creation time that its indexes need. A step then rewrites a narrow row and touches only that
+// table's indexes, where it rewrote a row of about 950 bytes and, on PostgreSQL, got a new entry in every index
+// of the record, none of its updates being HOT. The view records joins the two, under the name the whole row
+// had: what reads a whole record reads it there, what writes names the table it changes.
+
+// FactColumns are the columns of a record's record_facts row, in the order of RecordValues.
+var FactColumns = []string{"reference", "pipeline", "business_id", "project_id", "network", "hash", "mime_type",
+	"privacy", "is_email", "is_encrypted", "has_password", "downloadable", "password_hash", "mail", "ovi",
+	"created_at", "data_key"}
+
+// StateColumns are the columns of a record's record_states row that the pipeline changes, after FactColumns in
+// RecordValues.
+var StateColumns = []string{"status", "state", "error_type", "error_message", "cid", "encrypted_file", "token_id",
+	"batch_id", "leaf", "revoked_on_chain", "is_signed", "signature", "message_id", "updated_at", "erased_at",
+	"ipfs_stored_at", "anchor_submitted_at", "anchored_at", "email_sent_at", "completed_at", "failed_at",
+	"disclosure", "disclosure_blind"}
+
+// RecordColumns are a record's columns of records, in the order of RecordValues and scanRecord. Its
+// Merkle paths are kept apart, in record_paths (pathColumns; migration 0015): written once, when the record is
+// placed, they were half of a row that every step of the pipeline rewrote.
+var RecordColumns = append(slices.Clip(FactColumns), StateColumns...)
+
+// copyColumns are the columns of FactColumns that record_states holds a copy of, for its indexes, and
+// copyAt their places in FactColumns.
+var (
+	copyColumns = []string{"network", "project_id", "created_at"}
+	copyAt      = func() (at []int) {
+		for _, c := range copyColumns {
+			at = append(at, slices.Index(FactColumns, c))
+		}
+		return at
+	}()
+)
+
+// FactInsertColumns are the columns record_facts is inserted with, in the order of FactValues: FactColumns and
+// its own erased_at (set for a record inserted erased, as an import's may be), which no read takes from it.
+var FactInsertColumns = append(slices.Clip(FactColumns), "erased_at")
+
+// erasedAt is the place of erased_at in RecordColumns.
+var erasedAt = slices.Index(RecordColumns, "erased_at")
+
+// FactValues are the values of FactInsertColumns for the record whose RecordValues are vals.
+func FactValues(vals []any) []any {
+	return append(slices.Clip(vals[:len(FactColumns)]), vals[erasedAt])
+}
+
+// StateInsertColumns are the columns record_states is inserted with, in the order of StateValues.
+var StateInsertColumns = append(append([]string{"seq"}, copyColumns...), StateColumns...)
+
+// StateValues are the values of StateInsertColumns for the record at seq whose RecordValues are vals.
+func StateValues(seq int64, vals []any) []any {
+	out := make([]any, 0, len(StateInsertColumns))
+	out = append(out, seq)
+	for _, i := range copyAt {
+		out = append(out, vals[i])
+	}
+	return append(out, vals[len(FactColumns):]...)
+}
 
 // pathColumns are a record's Merkle paths, of record_paths, read after RecordColumns by scanRecord.
 var pathColumns = []string{"record_paths.merkle_path", "record_paths.disclosure_path"}
@@ -49,13 +103,15 @@ func reachedColumn(st seald.State) string {
 }
 
 var (
-	recordColumns = strings.Join(RecordColumns, ", ")
-	selectRecord  = `SELECT records.` + strings.Join(RecordColumns, ", records.") + `, ` + strings.Join(pathColumns, ", ") +
+	selectRecord = `SELECT records.` + strings.Join(RecordColumns, ", records.") + `, ` + strings.Join(pathColumns, ", ") +
 		` FROM records` + withPaths
-	// InsertRecord inserts one record from RecordValues.
-	InsertRecord = `INSERT INTO records (` + recordColumns + `) VALUES (?` + strings.Repeat(", ?", len(RecordColumns)-1) + `)`
-	// insertRecordSeq is InsertRecord returning the record's seq, which keys its payload and finds its jobs.
-	insertRecordSeq = InsertRecord + ` RETURNING seq`
+	// InsertRecord inserts a record's record_facts row from FactValues and returns its seq, which keys its
+	// state, its payload and its jobs.
+	InsertRecord = `INSERT INTO record_facts (` + strings.Join(FactInsertColumns, ", ") + `) VALUES (?` +
+		strings.Repeat(", ?", len(FactInsertColumns)-1) + `) RETURNING seq`
+	// InsertState inserts a record's record_states row from StateValues.
+	InsertState = `INSERT INTO record_states (` + strings.Join(StateInsertColumns, ", ") + `) VALUES (?` +
+		strings.Repeat(", ?", len(StateInsertColumns)-1) + `)`
 )
 
 // RecordValues returns the stored values of RecordColumns for r.
@@ -69,10 +125,11 @@ func (s *Store) RecordValues(r *seald.Record) ([]any, error) {
 		return nil, err
 	}
 	return []any{r.Reference, r.Pipeline, r.BusinessID, r.ProjectID, r.Network, r.Hash, r.MimeType,
-		string(r.Privacy), string(r.Status), string(r.State), r.ErrorType, r.ErrorMessage, r.CID, r.EncryptedFile,
-		nullInt(token), nullInt(r.BatchID), r.Leaf, r.RevokedOnChain, r.IsEmail, r.IsEncrypted, r.IsSigned,
-		r.HasPassword, r.Downloadable, r.PasswordHash, mail, r.MessageID, r.OVI, r.Signature, s.D.Time(r.CreatedAt),
-		s.D.Time(r.UpdatedAt), r.DataKey, s.nullTime(timeOrNil(r.ErasedAt)), s.nullTime(timeOrNil(r.Reached.IPFSStored)),
+		string(r.Privacy), r.IsEmail, r.IsEncrypted, r.HasPassword, r.Downloadable, r.PasswordHash, mail, r.OVI,
+		s.D.Time(r.CreatedAt), r.DataKey,
+		string(r.Status), string(r.State), r.ErrorType, r.ErrorMessage, r.CID, r.EncryptedFile, nullInt(token),
+		nullInt(r.BatchID), r.Leaf, r.RevokedOnChain, r.IsSigned, r.Signature, r.MessageID, s.D.Time(r.UpdatedAt),
+		s.nullTime(timeOrNil(r.ErasedAt)), s.nullTime(timeOrNil(r.Reached.IPFSStored)),
 		s.nullTime(timeOrNil(r.Reached.AnchorSubmitted)), s.nullTime(timeOrNil(r.Reached.Anchored)),
 		s.nullTime(timeOrNil(r.Reached.EmailSent)), s.nullTime(timeOrNil(r.Reached.Completed)),
 		s.nullTime(timeOrNil(r.Reached.Failed)), nullString(r.Disclosure), nullString(r.DisclosureBlind)}, nil
@@ -126,9 +183,10 @@ func scanRecord(row Row) (*seald.Record, error) {
 	// erased_at, then the times of Reached: NULL when not set.
 	var times [7]*time.Time
 	if err := row.Scan(&r.Reference, &r.Pipeline, &r.BusinessID, &r.ProjectID, &r.Network, &r.Hash, &r.MimeType,
-		&privacy, &status, &state, &r.ErrorType, &r.ErrorMessage, &r.CID, &r.EncryptedFile, &token, &batch, &r.Leaf,
-		&r.RevokedOnChain, &r.IsEmail, &r.IsEncrypted, &r.IsSigned, &r.HasPassword, &r.Downloadable,
-		&r.PasswordHash, &mail, &r.MessageID, &r.OVI, &r.Signature, Time{T: &r.CreatedAt}, Time{T: &r.UpdatedAt}, &r.DataKey,
+		&privacy, &r.IsEmail, &r.IsEncrypted, &r.HasPassword, &r.Downloadable, &r.PasswordHash, &mail, &r.OVI,
+		Time{T: &r.CreatedAt}, &r.DataKey,
+		&status, &state, &r.ErrorType, &r.ErrorMessage, &r.CID, &r.EncryptedFile, &token, &batch, &r.Leaf,
+		&r.RevokedOnChain, &r.IsSigned, &r.Signature, &r.MessageID, Time{T: &r.UpdatedAt},
 		Time{Null: &times[0]}, Time{Null: &times[1]}, Time{Null: &times[2]}, Time{Null: &times[3]},
 		Time{Null: &times[4]}, Time{Null: &times[5]}, Time{Null: &times[6]}, &disclosure, &blind, &path, &dpath); err != nil {
 		return nil, err
@@ -195,10 +253,13 @@ func (s *Store) CreateValues(ctx context.Context, r *seald.Record, vals []any, p
 func (s *Store) InsertValues(ctx context.Context, q Querier, op string, r *seald.Record, vals []any, payload []byte,
 	jobs []*seald.Job) ([]int64, error) {
 	var seq int64
-	if err := q.QueryRow(ctx, insertRecordSeq, vals...).Scan(&seq); err != nil {
+	if err := q.QueryRow(ctx, InsertRecord, FactValues(vals)...).Scan(&seq); err != nil {
 		if seald.ErrorCode(s.D.Wrap(op, err)) == seald.ECONFLICT {
 			return nil, Conflict(op, "record %s already exists", r.Reference)
 		}
+		return nil, err
+	}
+	if _, err := q.Exec(ctx, InsertState, StateValues(seq, vals)...); err != nil {
 		return nil, err
 	}
 	if payload != nil {
@@ -257,7 +318,7 @@ func (s *Store) updateRecord(ctx context.Context, q Querier, op, reference strin
 	if u.RevokedOnChain {
 		add("revoked_on_chain", true)
 	}
-	query := `UPDATE records SET ` + strings.Join(set, ", ") + ` WHERE reference = ?`
+	query := `UPDATE record_states SET ` + strings.Join(set, ", ") + ` WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`
 	args = append(args, reference)
 	if u.When != "" {
 		query += ` AND state = ?`
@@ -315,7 +376,8 @@ func (s *Store) RecordByToken(ctx context.Context, network string, tokenID uint6
 		return nil, missing
 	}
 	return one(ctx, s, op, scanRecord, missing,
-		selectRecord+`WHERE network = ? AND token_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, network, int64(tokenID))
+		selectRecord+`WHERE records.seq IN (SELECT seq FROM record_states WHERE network = ? AND token_id = ?)
+		ORDER BY created_at DESC, seq DESC LIMIT 1`, network, int64(tokenID))
 }
 
 // Payload returns the canonical data kept for the store step.
@@ -326,7 +388,7 @@ func (s *Store) Payload(ctx context.Context, reference string) ([]byte, error) {
 		err := row.Scan(&b)
 		return b, err
 	}, NotFound(op, "no payload kept for record %s", reference),
-		`SELECT payloads.data FROM records JOIN payloads ON payloads.seq = records.seq WHERE records.reference = ?`, reference)
+		`SELECT payloads.data FROM record_facts JOIN payloads ON payloads.seq = record_facts.seq WHERE record_facts.reference = ?`, reference)
 	if err == nil && b == nil {
 		b = []byte{}
 	}
@@ -341,7 +403,8 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 	var id int64
 	var ids []int64
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
-		n, err := q.Exec(ctx, `UPDATE records SET status = ?, updated_at = ? WHERE reference = ? AND status = ?`,
+		n, err := q.Exec(ctx, `UPDATE record_states SET status = ?, updated_at = ?
+			WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?) AND status = ?`,
 			string(c.To), s.D.Time(c.At), c.Reference, string(from))
 		if err != nil {
 			return err
@@ -390,7 +453,7 @@ func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.Stat
 
 // CountWaiting counts the records in each state of the pipeline that is not final, with the creation time
 // of the oldest. One statement reads one snapshot, so a record moving on while it runs is counted once. The
-// records_anchor_queue index (state, network, created_at) answers it without reading the records that are
+// record_states_anchor_queue index (state, network, created_at) answers it without reading the records that are
 // done.
 func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting, error) {
 	type count struct {
@@ -401,7 +464,7 @@ func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting
 	counts, err := list(ctx, s, s.op("CountWaiting"), func(row Row) (c count, err error) {
 		err = row.Scan(&c.state, &c.n, Time{Null: &c.oldest})
 		return c, err
-	}, `SELECT state, count(*), min(created_at) FROM records WHERE state IN (`+waitingStates+`) GROUP BY state`,
+	}, `SELECT state, count(*), min(created_at) FROM record_states WHERE state IN (`+waitingStates+`) GROUP BY state`,
 		waitingArgs()...)
 	if err != nil {
 		return nil, err
@@ -445,7 +508,7 @@ func (s *Store) countWaiting(ctx context.Context, op, column string) (map[string
 	counts, err := list(ctx, s, s.op(op), func(row Row) (c count, err error) {
 		err = row.Scan(&c.key, &c.n)
 		return c, err
-	}, `SELECT `+column+`, count(*) FROM records WHERE state IN (`+waitingStates+`) GROUP BY `+column, waitingArgs()...)
+	}, `SELECT `+column+`, count(*) FROM record_states WHERE state IN (`+waitingStates+`) GROUP BY `+column, waitingArgs()...)
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +553,7 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.Re
 		}
 		if q.After != "" {
 			var after key
-			err := db.QueryRow(ctx, `SELECT created_at, seq FROM records WHERE reference = ? AND project_id = ?`,
+			err := db.QueryRow(ctx, `SELECT created_at, seq FROM record_facts WHERE reference = ? AND project_id = ?`,
 				q.After, q.ProjectID).Scan(Time{T: &after.created}, &after.seq)
 			if errors.Is(err, sql.ErrNoRows) {
 				return nil // not a record of the project: an empty page
@@ -516,7 +579,7 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.Re
 			if walk <= 0 {
 				walk = seald.ListWalk
 			}
-			rows, err := db.Query(ctx, `SELECT created_at, seq FROM records `+scope+order+` LIMIT 2 OFFSET ?`,
+			rows, err := db.Query(ctx, `SELECT created_at, seq FROM record_facts `+scope+order+` LIMIT 2 OFFSET ?`,
 				append(sargs, walk-1)...)
 			if err != nil {
 				return err
@@ -541,7 +604,7 @@ func (s *Store) ListRecords(ctx context.Context, q seald.RecordQuery) (*seald.Re
 		}
 		if len(page.Records) < limit && len(ends) == 2 {
 			page.ResumeCreated = ends[0].created
-			return db.QueryRow(ctx, `SELECT reference FROM records WHERE seq = ?`, ends[0].seq).Scan(&page.Resume)
+			return db.QueryRow(ctx, `SELECT reference FROM record_facts WHERE seq = ?`, ends[0].seq).Scan(&page.Resume)
 		}
 		return nil
 	})
@@ -576,7 +639,7 @@ func (s *Store) CountProjectRecords(ctx context.Context, projectID string, bound
 		}
 		for i := 0; i+1 < len(bounds); i++ {
 			var n int
-			if err := q.QueryRow(ctx, `SELECT count(*) FROM records WHERE project_id = ? AND created_at >= ? AND created_at < ?`,
+			if err := q.QueryRow(ctx, `SELECT count(*) FROM record_facts WHERE project_id = ? AND created_at >= ? AND created_at < ?`,
 				projectID, s.D.Time(bounds[i]), s.D.Time(bounds[i+1])).Scan(&n); err != nil {
 				return err
 			}
@@ -588,14 +651,14 @@ func (s *Store) CountProjectRecords(ctx context.Context, projectID string, bound
 }
 
 // AnchorLatencies reads, for each interval of bounds, up to perInterval (created_at, anchored_at) pairs of
-// the project's records anchored in it, from the records_anchored index alone (it holds both columns): one
+// the project's records anchored in it, from the record_states_anchored index alone (it holds both columns): one
 // bounded range of the index per interval, so the cost does not grow with the project's records.
 func (s *Store) AnchorLatencies(ctx context.Context, projectID string, bounds []time.Time, perInterval int) ([][]time.Duration, error) {
 	var out [][]time.Duration
 	err := s.E.Read(ctx, s.op("AnchorLatencies"), func(q Querier) error {
 		out = nil
 		for i := 0; i+1 < len(bounds); i++ {
-			rows, err := q.Query(ctx, `SELECT created_at, anchored_at FROM records WHERE project_id = ? AND anchored_at >= ?
+			rows, err := q.Query(ctx, `SELECT created_at, anchored_at FROM record_states WHERE project_id = ? AND anchored_at >= ?
 				AND anchored_at < ? ORDER BY anchored_at LIMIT ?`, projectID, s.D.Time(bounds[i]), s.D.Time(bounds[i+1]),
 				max(perInterval, 1))
 			if err != nil {
