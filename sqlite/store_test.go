@@ -90,6 +90,32 @@ func TestPragmas(t *testing.T) {
 	}
 }
 
+// A new file gets pages of pageSize bytes; a file made with SQLite's default of 4,096 keeps it, and opens
+// and migrates as before.
+func TestPageSize(t *testing.T) {
+	ctx := t.Context()
+	s := openAt(t, filepath.Join(t.TempDir(), "seald.db"))
+	if n, err := s.QueryInt(ctx, `PRAGMA page_size`); err != nil || n != pageSize {
+		t.Errorf("a new file's page size %d (%v), want %d", n, err, pageSize)
+	}
+	old := filepath.Join(t.TempDir(), "seald.db")
+	raw, err := sql.Open("sqlite", old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.ExecContext(ctx, `PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE made_before (x INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	o := openAt(t, old)
+	if n, err := o.QueryInt(ctx, `PRAGMA page_size`); err != nil || n != 4096 {
+		t.Errorf("a file made with 4,096-byte pages has %d (%v)", n, err)
+	}
+	if n, err := o.QueryInt(ctx, `SELECT count(*) FROM schema_migrations`); err != nil || n == 0 {
+		t.Errorf("the file made before: %d migrations applied (%v)", n, err)
+	}
+}
+
 // Stores opened at once on a new file all succeed, and the migrations are applied once.
 func TestConcurrentOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "seald.db")

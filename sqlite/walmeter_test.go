@@ -35,7 +35,7 @@ func TestWALMeterAcrossCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const frame = 24 + 4096
+	const frame = 24 + pageSize
 	if bytes < commits*frame || bytes > 4*commits*frame {
 		t.Errorf("%d commits of one small row appended %d WAL bytes, want between %d and %d", commits, bytes,
 			commits*frame, 4*commits*frame)
@@ -73,8 +73,9 @@ func TestWALSplitNamesTheTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each insert of a 3,000-byte row writes a page of the table and one of the index, in a commit of its own.
-	if frame != 24+4096 || split["meter"] < 30 || split["meter_k"] < 30 || split["untouched"] != 0 {
+	// Each insert of a 3,000-byte row writes a page of the table (and an overflow page) and one of the index,
+	// in a commit of its own.
+	if frame != 24+pageSize || split["meter"] < 30 || split["meter_k"] < 30 || split["untouched"] != 0 {
 		t.Errorf("frames by tree %v, of %d bytes: want 30 or more under meter and meter_k, none under untouched", split, frame)
 	}
 }
