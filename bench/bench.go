@@ -152,7 +152,7 @@ func Run(ctx context.Context, cfg Config, open Opener) (*Report, error) {
 		"Peak RSS is this whole process (server, store, embedded parts and load generator): VmHWM, restarted "+
 			"before each load through /proc/self/clear_refs after returning freed heap to the OS.",
 		"Requests go through plain net/http (bench.Request); the typed client package can replace it there.",
-		"On PostgreSQL the preload ends with VACUUM ANALYZE of the records table (counted in the preload time), "+
+		"On PostgreSQL the preload ends with VACUUM ANALYZE of the records' tables (counted in the preload time), "+
 			"as after an import, so that autovacuum does not start on the fresh rows during a load.")
 	var failed []string
 	for _, s := range AllSections {
