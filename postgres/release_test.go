@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -137,7 +136,7 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 	}
 	defer conn.Close(context.Background())
 	storetest.CheckReleaseRecords(t, rel, readRecordRows(t, conn, storetest.MigratedRecords))
-	equalStrings(t, "the view records' columns", queryStrings(t, conn, `SELECT attname FROM pg_attribute
+	storetest.EqualStrings(t, "the view records' columns", queryStrings(t, conn, `SELECT attname FROM pg_attribute
 		WHERE attrelid = 'records'::regclass AND attnum > 0 ORDER BY attnum`), storetest.RecordRowColumns)
 	for _, table := range []string{"records", "record_facts", "record_states"} {
 		var n int64
@@ -166,7 +165,7 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 			"email_sent_at timestamp with time zone", "completed_at timestamp with time zone",
 			"failed_at timestamp with time zone", "disclosure text", "disclosure_blind text"},
 	} {
-		equalStrings(t, table+"'s columns", queryStrings(t, conn, `SELECT a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+		storetest.EqualStrings(t, table+"'s columns", queryStrings(t, conn, `SELECT a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
 			|| CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END || coalesce(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '')
 			FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 			WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`, table), want)
@@ -190,10 +189,10 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 			"CREATE UNIQUE INDEX record_states_token ON record_states USING btree (network, token_id) WHERE (token_id IS NOT NULL)",
 		},
 	} {
-		equalStrings(t, table+"'s indexes", queryStrings(t, conn, `SELECT replace(indexdef, ' ON ' || quote_ident(schemaname) || '.', ' ON ')
+		storetest.EqualStrings(t, table+"'s indexes", queryStrings(t, conn, `SELECT replace(indexdef, ' ON ' || quote_ident(schemaname) || '.', ' ON ')
 			FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 ORDER BY indexname`, table), want)
 	}
-	equalStrings(t, "the indexes records had on the columns that moved", queryStrings(t, conn, `SELECT indexname FROM pg_indexes
+	storetest.EqualStrings(t, "the indexes records had on the columns that moved", queryStrings(t, conn, `SELECT indexname FROM pg_indexes
 		WHERE schemaname = current_schema() AND indexname IN ('records_cid', 'records_token', 'records_anchor_queue',
 			'records_batch', 'records_anchored')`), nil)
 	var differ int64
@@ -203,7 +202,7 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 	}
 
 	// The foreign keys of both tables and of those that name a record.
-	equalStrings(t, "the foreign keys", queryStrings(t, conn, `SELECT conrelid::regclass || ' ' || pg_get_constraintdef(oid)
+	storetest.EqualStrings(t, "the foreign keys", queryStrings(t, conn, `SELECT conrelid::regclass || ' ' || pg_get_constraintdef(oid)
 		FROM pg_constraint WHERE contype = 'f' AND (confrelid = 'record_facts'::regclass
 			OR conrelid IN ('record_facts'::regclass, 'record_states'::regclass))
 		ORDER BY conrelid::regclass::text, conname`), []string{
@@ -231,12 +230,4 @@ func queryStrings(t *testing.T, conn *pgx.Conn, query string, args ...any) []str
 		t.Fatalf("%s: %v", query, err)
 	}
 	return out
-}
-
-// equalStrings fails t, naming what, unless got is want.
-func equalStrings(t *testing.T, what string, got, want []string) {
-	t.Helper()
-	if !slices.Equal(got, want) {
-		t.Errorf("%s:\n got  %q\n want %q", what, got, want)
-	}
 }

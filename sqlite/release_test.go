@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,7 +159,7 @@ func checkSplit(t *testing.T, h *harnessStore, rel storetest.Release, lastSeq in
 		t.Fatal(err)
 	}
 	storetest.CheckReleaseRecords(t, rel, storetest.RecordRows(t, rows))
-	equalStrings(t, "the view records' columns", rawStrings(t, h, `SELECT name FROM pragma_table_info('records') ORDER BY cid`),
+	storetest.EqualStrings(t, "the view records' columns", rawStrings(t, h, `SELECT name FROM pragma_table_info('records') ORDER BY cid`),
 		storetest.RecordRowColumns)
 	for _, table := range []string{"records", "record_facts", "record_states"} {
 		if n, err := h.QueryInt(ctx, `SELECT count(*) FROM `+table); err != nil || n != int64(len(rel.Records)) {
@@ -177,7 +176,7 @@ func checkSplit(t *testing.T, h *harnessStore, rel storetest.Release, lastSeq in
 			"signature", "message_id", "updated_at", "erased_at", "ipfs_stored_at", "anchor_submitted_at",
 			"anchored_at", "email_sent_at", "completed_at", "failed_at", "disclosure", "disclosure_blind"},
 	} {
-		equalStrings(t, table+"'s columns", rawStrings(t, h, `SELECT name FROM pragma_table_info('`+table+`') ORDER BY cid`), want)
+		storetest.EqualStrings(t, table+"'s columns", rawStrings(t, h, `SELECT name FROM pragma_table_info('`+table+`') ORDER BY cid`), want)
 		if n, err := h.QueryInt(ctx, `SELECT strict FROM pragma_table_list('`+table+`')`); err != nil || n != 1 {
 			t.Errorf("%s: strict %d (%v)", table, n, err)
 		}
@@ -200,7 +199,7 @@ func checkSplit(t *testing.T, h *harnessStore, rel storetest.Release, lastSeq in
 			"record_states_token UNIQUE (network, token_id) WHERE token_id IS NOT NULL",
 		},
 	} {
-		equalStrings(t, table+"'s indexes", indexes(t, h, table), want)
+		storetest.EqualStrings(t, table+"'s indexes", indexes(t, h, table), want)
 	}
 	for _, gone := range []string{"records_cid", "records_token", "records_anchor_queue", "records_batch",
 		"records_anchored"} {
@@ -222,7 +221,7 @@ func checkSplit(t *testing.T, h *harnessStore, rel storetest.Release, lastSeq in
 		"record_states": "seq -> record_facts (seq)"} {
 		got := rawStrings(t, h, `SELECT "from" || ' -> ' || "table" || ' (' || "to" || ')'
 			FROM pragma_foreign_key_list('`+table+`') WHERE "table" LIKE 'record%'`)
-		equalStrings(t, table+"'s keys to a record", got, []string{want})
+		storetest.EqualStrings(t, table+"'s keys to a record", got, []string{want})
 		if n, err := h.QueryInt(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = '`+table+`'
 			AND (sql LIKE '%REFERENCES "record_facts" (%' OR sql LIKE '%REFERENCES record_facts (%')`); err != nil || n != 1 {
 			t.Errorf("%s: its schema names record_facts %d times (%v)", table, n, err)
@@ -234,7 +233,7 @@ func checkSplit(t *testing.T, h *harnessStore, rel storetest.Release, lastSeq in
 	if n, err := h.QueryInt(ctx, `SELECT count(*) FROM pragma_foreign_key_check`); err != nil || n != 0 {
 		t.Errorf("%d foreign keys broken (%v)", n, err)
 	}
-	equalStrings(t, "the records' sequence", rawStrings(t, h, `SELECT name || ' ' || seq FROM sqlite_sequence
+	storetest.EqualStrings(t, "the records' sequence", rawStrings(t, h, `SELECT name || ' ' || seq FROM sqlite_sequence
 		WHERE name LIKE 'record%' ORDER BY name`), []string{"record_facts " + strconv.FormatInt(lastSeq, 10)})
 }
 
@@ -280,12 +279,4 @@ func rawStrings(t *testing.T, h *harnessStore, query string) []string {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return out
-}
-
-// equalStrings fails t, naming what, unless got is want.
-func equalStrings(t *testing.T, what string, got, want []string) {
-	t.Helper()
-	if !slices.Equal(got, want) {
-		t.Errorf("%s:\n got  %q\n want %q", what, got, want)
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -249,4 +250,12 @@ func ReleaseDumpSQL(t testing.TB, path, schema string) string {
 		sql.WriteString(strings.ReplaceAll(line, "seald_release_42a61d0.", schema+"."))
 	}
 	return sql.String()
+}
+
+// EqualStrings fails t, naming what, unless got is want.
+func EqualStrings(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s:\n got  %q\n want %q", what, got, want)
+	}
 }
