@@ -183,7 +183,6 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 		"record_states": {
 			"CREATE INDEX record_states_anchor_queue ON record_states USING btree (state, network, created_at)",
 			"CREATE INDEX record_states_anchored ON record_states USING btree (project_id, anchored_at, created_at) WHERE (anchored_at IS NOT NULL)",
-			"CREATE INDEX record_states_batch ON record_states USING btree (batch_id)",
 			"CREATE INDEX record_states_cid ON record_states USING btree (cid)",
 			"CREATE UNIQUE INDEX record_states_pkey ON record_states USING btree (seq)",
 			"CREATE UNIQUE INDEX record_states_token ON record_states USING btree (network, token_id) WHERE (token_id IS NOT NULL)",

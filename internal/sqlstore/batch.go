@@ -236,6 +236,17 @@ func (s *Store) UpdateBatch(ctx context.Context, b *seald.Batch, fence *seald.Fe
 	})
 }
 
+// inBatch is the condition on record_states that finds the records of a batch (inBatchArgs): the batch's
+// token range on its network, a range of record_states_token, and its id, since the tokens of a batch that
+// failed are given again. record_states has no index of batch_id: each record placed, and each taken out of
+// a failed batch, would write an entry in it, for what the token index finds as well.
+const inBatch = `network = (SELECT network FROM batches WHERE id = ?)
+	AND token_id >= (SELECT first_token_id FROM batches WHERE id = ?)
+	AND token_id < (SELECT first_token_id + count FROM batches WHERE id = ?) AND batch_id = ?`
+
+// inBatchArgs are the arguments of inBatch for the batch of id.
+func inBatchArgs(id int64) []any { return []any{id, id, id, id} }
+
 // ConfirmBatch saves the batch as CONFIRMED with its transaction and block and moves its records in t.From as
 // t says (their errors cleared when t.ClearError), inserting for each of them a job of kind t.Next due now
 // (none when it is empty), in one transaction. A batch already CONFIRMED is ECONFLICT and nothing changes, so
@@ -265,8 +276,9 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transi
 		}
 		if t.Next != "" {
 			if _, err := q.Exec(ctx, `INSERT INTO jobs (kind, reference, record_seq, attempts, run_at, leased_until, last_error)
-				SELECT ?, reference, seq, 0, ?, NULL, '' FROM records WHERE batch_id = ? AND state = ? ORDER BY token_id`,
-				t.Next, s.D.Time(now), b.ID, string(t.From)); err != nil {
+				SELECT ?, (SELECT reference FROM record_facts WHERE record_facts.seq = record_states.seq), seq, 0, ?, NULL, ''
+				FROM record_states WHERE `+inBatch+` AND state = ? ORDER BY token_id`,
+				append(append([]any{t.Next, s.D.Time(now)}, inBatchArgs(b.ID)...), string(t.From))...); err != nil {
 				return err
 			}
 		}
@@ -275,8 +287,8 @@ func (s *Store) ConfirmBatch(ctx context.Context, b *seald.Batch, t seald.Transi
 			set += `, error_type = '', error_message = ''`
 		}
 		reached, reachedArgs := s.reach(t, now)
-		_, err = q.Exec(ctx, `UPDATE record_states SET `+set+`, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
-			append(append([]any{string(t.To), s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
+		_, err = q.Exec(ctx, `UPDATE record_states SET `+set+`, updated_at = ?`+reached+` WHERE `+inBatch+` AND state = ?`,
+			append(append(append([]any{string(t.To), s.D.Time(now)}, reachedArgs...), inBatchArgs(b.ID)...), string(t.From))...)
 		return err
 	})
 	if err != nil {
@@ -351,12 +363,13 @@ func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transitio
 			reached += `, ` + c + ` = NULL`
 		}
 		if _, err := q.Exec(ctx, `DELETE FROM record_paths WHERE record_seq IN
-			(SELECT seq FROM record_states WHERE batch_id = ? AND state = ?)`, b.ID, string(t.From)); err != nil {
+			(SELECT seq FROM record_states WHERE `+inBatch+` AND state = ?)`, append(inBatchArgs(b.ID), string(t.From))...); err != nil {
 			return err
 		}
 		_, err = q.Exec(ctx, `UPDATE record_states SET state = ?, batch_id = NULL, token_id = NULL, leaf = '',
-			error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE batch_id = ? AND state = ?`,
-			append(append([]any{string(t.To), errorType, errorMessage, s.D.Time(now)}, reachedArgs...), b.ID, string(t.From))...)
+			error_type = ?, error_message = ?, updated_at = ?`+reached+` WHERE `+inBatch+` AND state = ?`,
+			append(append(append([]any{string(t.To), errorType, errorMessage, s.D.Time(now)}, reachedArgs...), inBatchArgs(b.ID)...),
+				string(t.From))...)
 		return err
 	})
 	if err != nil {
@@ -369,8 +382,8 @@ func (s *Store) FailBatch(ctx context.Context, b *seald.Batch, t seald.Transitio
 // SetBatchError records a chain fault on every record of a batch, leaving their state.
 func (s *Store) SetBatchError(ctx context.Context, batchID int64, errorType, errorMessage string, now time.Time) error {
 	return s.E.Write(ctx, s.op("SetBatchError"), func(ctx context.Context, q Querier) error {
-		_, err := q.Exec(ctx, `UPDATE record_states SET error_type = ?, error_message = ?, updated_at = ? WHERE batch_id = ?`,
-			errorType, errorMessage, s.D.Time(now), batchID)
+		_, err := q.Exec(ctx, `UPDATE record_states SET error_type = ?, error_message = ?, updated_at = ? WHERE `+inBatch,
+			append([]any{errorType, errorMessage, s.D.Time(now)}, inBatchArgs(batchID)...)...)
 		return err
 	})
 }

@@ -27,8 +27,8 @@ func (s *Store) BatchContents(ctx context.Context, network string, tokenID uint6
 		if err != nil {
 			return err
 		}
-		rows, err := q.Query(ctx, `SELECT token_id, leaf, disclosure_blind, disclosure FROM record_states WHERE batch_id = ?
-			ORDER BY token_id`, b.ID)
+		rows, err := q.Query(ctx, `SELECT token_id, leaf, disclosure_blind, disclosure FROM record_states WHERE `+inBatch+`
+			ORDER BY token_id`, inBatchArgs(b.ID)...)
 		if err != nil {
 			return err
 		}
