@@ -23,7 +23,7 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 		if err != nil {
 			return wrap(op, err)
 		}
-		facts[i], vals[r.Reference] = sqlstore.FactValues(args), args
+		facts[i], vals[r.Reference] = sqlstore.AppendFactValues(nil, args), args
 	}
 	return wrap(op, pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"record_facts"}, sqlstore.FactInsertColumns, pgx.CopyFromRows(facts)); err != nil {
@@ -47,7 +47,7 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 		}
 		states := make([][]any, len(records))
 		for i, r := range records {
-			states[i] = sqlstore.StateValues(seqs[r.Reference], vals[r.Reference])
+			states[i] = sqlstore.AppendStateValues(nil, seqs[r.Reference], vals[r.Reference])
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"record_states"}, sqlstore.StateInsertColumns, pgx.CopyFromRows(states)); err != nil {
 			return err

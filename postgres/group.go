@@ -157,7 +157,7 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	for _, n := range sqlstore.Chunks(len(group)) {
 		args := make([]any, 0, n*len(sqlstore.FactInsertColumns))
 		for _, r := range group[at : at+n] {
-			args = append(args, sqlstore.FactValues(r.args)...)
+			args = sqlstore.AppendFactValues(args, r.args)
 		}
 		at += n
 		b.Queue(recordRows.Text(n), args...).Query(func(rows pgx.Rows) error {
@@ -196,7 +196,7 @@ func (s *Store) insertGroup(ctx context.Context, tx pgx.Tx, group []*createReq, 
 	for _, n := range sqlstore.Chunks(len(fresh)) {
 		args := make([]any, 0, n*len(sqlstore.StateInsertColumns))
 		for _, r := range fresh[at : at+n] {
-			args = append(args, sqlstore.StateValues(r.seq, r.args)...)
+			args = sqlstore.AppendStateValues(args, r.seq, r.args)
 		}
 		at += n
 		b.Queue(stateRows.Text(n), args...)

@@ -20,10 +20,10 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 				return err
 			}
 			var seq int64
-			if err := q.QueryRow(ctx, sqlstore.InsertRecord, sqlstore.FactValues(vals)...).Scan(&seq); err != nil {
+			if err := q.QueryRow(ctx, sqlstore.InsertRecord, sqlstore.AppendFactValues(nil, vals)...).Scan(&seq); err != nil {
 				return err
 			}
-			if _, err := q.Exec(ctx, sqlstore.InsertState, sqlstore.StateValues(seq, vals)...); err != nil {
+			if _, err := q.Exec(ctx, sqlstore.InsertState, sqlstore.AppendStateValues(nil, seq, vals)...); err != nil {
 				return err
 			}
 			if err := sqlstore.InsertPaths(ctx, q, seq, r); err != nil {

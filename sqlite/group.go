@@ -295,7 +295,7 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 	for _, n := range sqlstore.Chunks(len(run)) {
 		args = args[:0]
 		for _, r := range run[at : at+n] {
-			args = append(args, sqlstore.FactValues(r.create.vals)...)
+			args = sqlstore.AppendFactValues(args, r.create.vals)
 		}
 		at += n
 		rows, err := tx.Query(ctx, recordRows.Text(n), args...)
@@ -330,7 +330,7 @@ func (c *committer) insertCreates(ctx context.Context, tx *querier, run []*write
 	for _, n := range sqlstore.Chunks(len(fresh)) {
 		args = args[:0]
 		for _, r := range fresh[at : at+n] {
-			args = append(args, sqlstore.StateValues(r.create.seq, r.create.vals)...)
+			args = sqlstore.AppendStateValues(args, r.create.seq, r.create.vals)
 		}
 		at += n
 		if _, err := tx.Exec(ctx, stateRows.Text(n), args...); err != nil {

@@ -49,7 +49,7 @@ func (c *ChunkTexts) Text(n int) string {
 	return c.texts[bits.Len(uint(n))-1]
 }
 
-// InsertRecordRows is the INSERT of n records' record_facts rows (FactValues each, one after the other) that
+// InsertRecordRows is the INSERT of n records' record_facts rows (AppendFactValues each, one after the other) that
 // skips those whose reference exists and returns the references inserted, each with its seq.
 func InsertRecordRows(n int) string {
 	row := "(?" + strings.Repeat(", ?", len(FactInsertColumns)-1) + ")"
@@ -57,7 +57,7 @@ func InsertRecordRows(n int) string {
 		` ON CONFLICT (reference) DO NOTHING RETURNING reference, seq`)
 }
 
-// InsertStateRows is the INSERT of n records' record_states rows (StateValues each, one after the other).
+// InsertStateRows is the INSERT of n records' record_states rows (AppendStateValues each, one after the other).
 func InsertStateRows(n int) string {
 	row := "(?" + strings.Repeat(", ?", len(StateInsertColumns)-1) + ")"
 	return valuesText(`INSERT INTO record_states (`+strings.Join(StateInsertColumns, ", ")+`) VALUES `, row, n, ``)

@@ -32,7 +32,7 @@ func (s *Store) EraseRecord(ctx context.Context, c *seald.StatusChange, jobs ...
 		erased, ids = false, nil
 		// The mail request (recipients, subject, body) is the record's data too: it goes with the key.
 		err := q.QueryRow(ctx, `UPDATE record_states SET erased_at = ?, updated_at = ?
-			WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?) AND erased_at IS NULL RETURNING status, seq`,
+			WHERE seq = `+seqOfReference+` AND erased_at IS NULL RETURNING status, seq`,
 			s.D.Time(c.At), s.D.Time(c.At), c.Reference).Scan(&status, &seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			var one int

@@ -318,7 +318,7 @@ func (s *Store) completeJob(ctx context.Context, q Querier, op string, c seald.C
 		}
 	}
 	if c.DropPayload {
-		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`,
+		if _, err := q.Exec(ctx, `DELETE FROM payloads WHERE seq = `+seqOfReference,
 			j.Reference); err != nil {
 			return nil, err
 		}
@@ -340,7 +340,7 @@ func (s *Store) RetryJob(ctx context.Context, j *seald.Job, errorType, errorMess
 			return err
 		}
 		_, err := q.Exec(ctx, `UPDATE record_states SET error_type = ?, error_message = ?
-			WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`,
+			WHERE seq = `+seqOfReference,
 			errorType, errorMessage, j.Reference)
 		return err
 	})
@@ -370,7 +370,7 @@ func (s *Store) FailJob(ctx context.Context, j *seald.Job, state seald.State, er
 		if err := s.ownJob(ctx, q, op, j, `DELETE FROM jobs`); err != nil {
 			return err
 		}
-		if _, err := q.Exec(ctx, `UPDATE record_states SET `+set+` WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`,
+		if _, err := q.Exec(ctx, `UPDATE record_states SET `+set+` WHERE seq = `+seqOfReference,
 			args...); err != nil {
 			return err
 		}

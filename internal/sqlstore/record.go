@@ -51,30 +51,35 @@ var (
 	}()
 )
 
-// FactInsertColumns are the columns record_facts is inserted with, in the order of FactValues: FactColumns and
+// FactInsertColumns are the columns record_facts is inserted with, in the order of AppendFactValues: FactColumns and
 // its own erased_at (set for a record inserted erased, as an import's may be), which no read takes from it.
 var FactInsertColumns = append(slices.Clip(FactColumns), "erased_at")
 
 // erasedAt is the place of erased_at in RecordColumns.
 var erasedAt = slices.Index(RecordColumns, "erased_at")
 
-// FactValues are the values of FactInsertColumns for the record whose RecordValues are vals.
-func FactValues(vals []any) []any {
-	return append(slices.Clip(vals[:len(FactColumns)]), vals[erasedAt])
+// AppendFactValues appends to dst the values of FactInsertColumns for the record whose RecordValues are vals:
+// a group's multi-row INSERT appends each record's to one argument list, with no list of its own.
+func AppendFactValues(dst, vals []any) []any {
+	return append(append(dst, vals[:len(FactColumns)]...), vals[erasedAt])
 }
 
-// StateInsertColumns are the columns record_states is inserted with, in the order of StateValues.
+// StateInsertColumns are the columns record_states is inserted with, in the order of AppendStateValues.
 var StateInsertColumns = append(append([]string{"seq"}, copyColumns...), StateColumns...)
 
-// StateValues are the values of StateInsertColumns for the record at seq whose RecordValues are vals.
-func StateValues(seq int64, vals []any) []any {
-	out := make([]any, 0, len(StateInsertColumns))
-	out = append(out, seq)
+// AppendStateValues appends to dst the values of StateInsertColumns for the record at seq whose RecordValues
+// are vals.
+func AppendStateValues(dst []any, seq int64, vals []any) []any {
+	dst = append(dst, seq)
 	for _, i := range copyAt {
-		out = append(out, vals[i])
+		dst = append(dst, vals[i])
 	}
-	return append(out, vals[len(FactColumns):]...)
+	return append(dst, vals[len(FactColumns):]...)
 }
+
+// seqOfReference is the seq of the record of a reference, for the statements that change its record_states
+// row by reference.
+const seqOfReference = `(SELECT seq FROM record_facts WHERE reference = ?)`
 
 // pathColumns are a record's Merkle paths, of record_paths, read after RecordColumns by scanRecord.
 var pathColumns = []string{"record_paths.merkle_path", "record_paths.disclosure_path"}
@@ -105,11 +110,11 @@ func reachedColumn(st seald.State) string {
 var (
 	selectRecord = `SELECT records.` + strings.Join(RecordColumns, ", records.") + `, ` + strings.Join(pathColumns, ", ") +
 		` FROM records` + withPaths
-	// InsertRecord inserts a record's record_facts row from FactValues and returns its seq, which keys its
+	// InsertRecord inserts a record's record_facts row from AppendFactValues and returns its seq, which keys its
 	// state, its payload and its jobs.
 	InsertRecord = `INSERT INTO record_facts (` + strings.Join(FactInsertColumns, ", ") + `) VALUES (?` +
 		strings.Repeat(", ?", len(FactInsertColumns)-1) + `) RETURNING seq`
-	// InsertState inserts a record's record_states row from StateValues.
+	// InsertState inserts a record's record_states row from AppendStateValues.
 	InsertState = `INSERT INTO record_states (` + strings.Join(StateInsertColumns, ", ") + `) VALUES (?` +
 		strings.Repeat(", ?", len(StateInsertColumns)-1) + `)`
 )
@@ -253,13 +258,13 @@ func (s *Store) CreateValues(ctx context.Context, r *seald.Record, vals []any, p
 func (s *Store) InsertValues(ctx context.Context, q Querier, op string, r *seald.Record, vals []any, payload []byte,
 	jobs []*seald.Job) ([]int64, error) {
 	var seq int64
-	if err := q.QueryRow(ctx, InsertRecord, FactValues(vals)...).Scan(&seq); err != nil {
+	if err := q.QueryRow(ctx, InsertRecord, AppendFactValues(nil, vals)...).Scan(&seq); err != nil {
 		if seald.ErrorCode(s.D.Wrap(op, err)) == seald.ECONFLICT {
 			return nil, Conflict(op, "record %s already exists", r.Reference)
 		}
 		return nil, err
 	}
-	if _, err := q.Exec(ctx, InsertState, StateValues(seq, vals)...); err != nil {
+	if _, err := q.Exec(ctx, InsertState, AppendStateValues(nil, seq, vals)...); err != nil {
 		return nil, err
 	}
 	if payload != nil {
@@ -318,7 +323,7 @@ func (s *Store) updateRecord(ctx context.Context, q Querier, op, reference strin
 	if u.RevokedOnChain {
 		add("revoked_on_chain", true)
 	}
-	query := `UPDATE record_states SET ` + strings.Join(set, ", ") + ` WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?)`
+	query := `UPDATE record_states SET ` + strings.Join(set, ", ") + ` WHERE seq = ` + seqOfReference
 	args = append(args, reference)
 	if u.When != "" {
 		query += ` AND state = ?`
@@ -404,7 +409,7 @@ func (s *Store) ChangeStatus(ctx context.Context, c *seald.StatusChange, from se
 	var ids []int64
 	err := s.E.Write(ctx, op, func(ctx context.Context, q Querier) error {
 		n, err := q.Exec(ctx, `UPDATE record_states SET status = ?, updated_at = ?
-			WHERE seq = (SELECT seq FROM record_facts WHERE reference = ?) AND status = ?`,
+			WHERE seq = `+seqOfReference+` AND status = ?`,
 			string(c.To), s.D.Time(c.At), c.Reference, string(from))
 		if err != nil {
 			return err
