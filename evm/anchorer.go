@@ -51,7 +51,8 @@ type Options struct {
 	Finality Finality
 	// Confirmations is how many blocks must follow a transaction's block before Receipt reports it under
 	// FinalityConfirmations, and under FinalityFinalized when the node answers no finalized block. 0
-	// reports as soon as it is included: right for the embedded chain, which makes blocks only on demand.
+	// reports as soon as the node's head includes it: right for the embedded chain, which makes blocks only
+	// on demand.
 	Confirmations uint64
 	// TxType is the kind of transaction sent; "" is TxAuto (EIP-1559 where the chain has a base fee,
 	// legacy at eth_gasPrice where it has none, as on EOS EVM).
@@ -430,9 +431,10 @@ func (a *Anchorer) final(ctx context.Context, r *types.Receipt) (bool, error) {
 			return false, fmt.Errorf("evm: the node answers no finalized block (%v): set confirmations, or wait for the chain to finalize one", err)
 		}
 	}
-	if a.opts.Confirmations == 0 {
-		return true, nil
-	}
+	// With 0 confirmations the head is still read: go-ethereum writes a block's receipts and its number's
+	// canonical hash before it moves the head that "latest" reads, so a receipt can be readable while a call
+	// at "latest" (the next token id, a batch's root) still sees the state before its block. Final means the
+	// head has reached the block.
 	head, err := a.client.BlockNumber(ctx)
 	if err != nil {
 		return false, fmt.Errorf("evm: block number: %w", err)

@@ -373,3 +373,30 @@ func sendTransfer(t *testing.T, e *Embedded, gap uint64, to common.Address) *typ
 	}
 	return tx
 }
+
+// With 0 confirmations a receipt is final only once the node's head has reached its block: go-ethereum can
+// answer the receipt (and the block by number) a moment before "latest" moves, and a next token id read in
+// that moment is the one before the batch, so the next batch reverted with UnexpectedFirstTokenId. The
+// moment is modelled by the receipt of a block one above the head.
+func TestReceiptFinalOnlyOnceTheHeadHasItsBlock(t *testing.T) {
+	e := openChain(t, EmbeddedOptions{})
+	a := newAnchorer(t, e)
+	b := anchorBatch(t, a, "head", 2)
+	ctx := context.Background()
+	r, err := e.Client().TransactionReceipt(ctx, common.HexToHash(b.tx.TxHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final, err := a.final(ctx, r); err != nil || !final {
+		t.Fatalf("receipt of a block the head includes: final %v, %v", final, err)
+	}
+	head, err := e.Client().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahead := *r
+	ahead.BlockNumber = new(big.Int).SetUint64(head + 1)
+	if final, err := a.final(ctx, &ahead); err != nil || final {
+		t.Fatalf("receipt of block %d with the head at %d: final %v, %v", head+1, head, final, err)
+	}
+}
