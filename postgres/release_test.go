@@ -155,15 +155,15 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 			"created_at timestamp with time zone NOT NULL", "data_key text NOT NULL DEFAULT ''::text",
 			"erased_at timestamp with time zone"},
 		"record_states": {"seq bigint NOT NULL", "network text NOT NULL", "project_id text NOT NULL",
-			"created_at timestamp with time zone NOT NULL", "status text NOT NULL", "state text NOT NULL",
-			"error_type text NOT NULL", "error_message text NOT NULL", "cid text NOT NULL",
-			"encrypted_file text NOT NULL", "token_id bigint", "batch_id bigint", "leaf text NOT NULL",
-			"revoked_on_chain boolean NOT NULL", "is_signed boolean NOT NULL", "signature text NOT NULL",
-			"message_id text NOT NULL", "updated_at timestamp with time zone NOT NULL",
-			"erased_at timestamp with time zone", "ipfs_stored_at timestamp with time zone",
+			"created_at timestamp with time zone NOT NULL", "status text NOT NULL",
+			"revoked_on_chain boolean NOT NULL", "error_type text NOT NULL", "error_message text NOT NULL",
+			"erased_at timestamp with time zone", "failed_at timestamp with time zone", "cid text NOT NULL",
+			"encrypted_file text NOT NULL", "disclosure text", "disclosure_blind text",
+			"ipfs_stored_at timestamp with time zone", "token_id bigint", "batch_id bigint", "leaf text NOT NULL",
 			"anchor_submitted_at timestamp with time zone", "anchored_at timestamp with time zone",
+			"is_signed boolean NOT NULL", "signature text NOT NULL", "message_id text NOT NULL",
 			"email_sent_at timestamp with time zone", "completed_at timestamp with time zone",
-			"failed_at timestamp with time zone", "disclosure text", "disclosure_blind text"},
+			"state text NOT NULL", "updated_at timestamp with time zone NOT NULL"},
 	} {
 		storetest.EqualStrings(t, table+"'s columns", queryStrings(t, conn, `SELECT a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
 			|| CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END || coalesce(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '')

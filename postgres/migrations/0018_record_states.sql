@@ -19,35 +19,43 @@
 -- for most) or the table is rewritten (VACUUM FULL); new rows are narrow.
 ALTER TABLE records RENAME TO record_facts;
 
+-- The layout of record_states is for its updates. A step writes a new version of the row, and PostgreSQL logs
+-- only the bytes between the longest prefix and the longest suffix the two versions share, when the new one is
+-- on the old one's page. So the columns come in the order the steps fill them (what the store step sets, then
+-- the placement's, the receipt's, the completion's) with what every step changes (state, updated_at) last: a
+-- step after the store step logs little more than what it sets. And the pages keep room for that: a row grows
+-- from about 110 bytes at acceptance to about 650 once completed, and a page filled to 15% at insert holds
+-- its rows once grown (about 12), so the steps' versions stay on their page instead of each moving to another
+-- (whole, with a lock record besides). Measured in docs/bench.md.
 CREATE TABLE record_states (
     seq                 bigint PRIMARY KEY REFERENCES record_facts (seq),
     network             text NOT NULL,        -- the record's, copied for the indexes
     project_id          text NOT NULL,        -- the record's, copied for the indexes
     created_at          timestamptz NOT NULL, -- the record's, copied for the indexes
     status              text NOT NULL,
-    state               text NOT NULL,
+    revoked_on_chain    boolean NOT NULL,
     error_type          text NOT NULL,
     error_message       text NOT NULL,
-    cid                 text NOT NULL,
+    erased_at           timestamptz,
+    failed_at           timestamptz,
+    cid                 text NOT NULL,        -- the store step's
     encrypted_file      text NOT NULL,
-    token_id            bigint, -- NULL until anchored
+    disclosure          text,
+    disclosure_blind    text,
+    ipfs_stored_at      timestamptz,
+    token_id            bigint,               -- the placement's; NULL until then
     batch_id            bigint REFERENCES batches (id),
     leaf                text NOT NULL,
-    revoked_on_chain    boolean NOT NULL,
-    is_signed           boolean NOT NULL,
+    anchor_submitted_at timestamptz,
+    anchored_at         timestamptz,          -- the receipt's
+    is_signed           boolean NOT NULL,     -- the e-mail's and the completion's
     signature           text NOT NULL,
     message_id          text NOT NULL,
-    updated_at          timestamptz NOT NULL,
-    erased_at           timestamptz,
-    ipfs_stored_at      timestamptz,
-    anchor_submitted_at timestamptz,
-    anchored_at         timestamptz,
     email_sent_at       timestamptz,
     completed_at        timestamptz,
-    failed_at           timestamptz,
-    disclosure          text,
-    disclosure_blind    text
-);
+    state               text NOT NULL,        -- every step's
+    updated_at          timestamptz NOT NULL
+) WITH (fillfactor = 15);
 INSERT INTO record_states (seq, network, project_id, created_at, status, state, error_type, error_message, cid,
         encrypted_file, token_id, batch_id, leaf, revoked_on_chain, is_signed, signature, message_id, updated_at,
         erased_at, ipfs_stored_at, anchor_submitted_at, anchored_at, email_sent_at, completed_at, failed_at,
