@@ -181,9 +181,8 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 			"CREATE INDEX records_retention ON record_facts USING btree (project_id, created_at) WHERE (erased_at IS NULL)",
 		},
 		"record_states": {
-			"CREATE INDEX record_states_anchor_queue ON record_states USING btree (state, network, created_at)",
+			"CREATE INDEX record_states_anchor_queue ON record_states USING btree (state, network, created_at) WHERE (state = ANY (ARRAY['PENDING'::text, 'IPFS_STORED'::text, 'ANCHOR_SUBMITTED'::text, 'ANCHORED'::text, 'EMAIL_SENT'::text]))",
 			"CREATE INDEX record_states_anchored ON record_states USING btree (project_id, anchored_at, created_at) WHERE (anchored_at IS NOT NULL)",
-			"CREATE INDEX record_states_cid ON record_states USING btree (cid)",
 			"CREATE UNIQUE INDEX record_states_pkey ON record_states USING btree (seq)",
 			"CREATE UNIQUE INDEX record_states_token ON record_states USING btree (network, token_id) WHERE (token_id IS NOT NULL)",
 		},
@@ -194,6 +193,12 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 	storetest.EqualStrings(t, "the indexes records had on the columns that moved", queryStrings(t, conn, `SELECT indexname FROM pg_indexes
 		WHERE schemaname = current_schema() AND indexname IN ('records_cid', 'records_token', 'records_anchor_queue',
 			'records_batch', 'records_anchored')`), nil)
+	// record_cids (0019) holds each record's CID, and no other pair.
+	storetest.EqualStrings(t, "record_cids", queryStrings(t, conn, `SELECT cid || ' ' || record_seq FROM record_cids
+		ORDER BY 1`), queryStrings(t, conn, `SELECT cid || ' ' || seq FROM record_states WHERE cid <> '' ORDER BY 1`))
+	if n := queryStrings(t, conn, `SELECT count(*)::text FROM record_cids`); len(n) != 1 || n[0] == "0" {
+		t.Errorf("record_cids holds %v rows: the release's database has stored records", n)
+	}
 	var differ int64
 	if err := conn.QueryRow(ctx, `SELECT count(*) FROM record_facts f JOIN record_states s ON s.seq = f.seq
 		WHERE f.erased_at IS DISTINCT FROM s.erased_at`).Scan(&differ); err != nil || differ != 0 {

@@ -275,9 +275,10 @@ func number(query string) string {
 }
 
 // dialect is PostgreSQL's: timestamptz to the millisecond, FOR UPDATE SKIP LOCKED so that instances claim
-// jobs side by side, and IS NOT DISTINCT FROM for "the same lease, NULL included".
+// jobs side by side, IS NOT DISTINCT FROM for "the same lease, NULL included", and record_cids for a CID's
+// records.
 var dialect = sqlstore.Dialect{
-	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED", ShareLock: "FOR SHARE",
+	Name: "postgres", Time: sqlstore.Timestamp, ClaimLock: "FOR UPDATE SKIP LOCKED", ShareLock: "FOR SHARE", CIDTable: true,
 	SameLease: "leased_until IS NOT DISTINCT FROM ?::timestamptz", Bytes: "bytea", Code: code,
 }
 

@@ -18,10 +18,11 @@ func (s *Store) AnchorQueue(ctx context.Context, network string, state seald.Sta
 		return []*seald.Record{}, nil
 	}
 	// The queue is a range of record_states_anchor_queue (state, network, created_at), walked in record_states,
-	// whose copies of the network and creation time that index holds; the view's are record_facts'.
+	// whose copies of the network and creation time that index holds; the view's are record_facts'. The state
+	// is written into the statement (see waitingStates): on PostgreSQL the index holds the waiting states only.
 	return list(ctx, s, s.op("AnchorQueue"), scanRecord, selectRecord+`WHERE records.seq IN (SELECT seq FROM record_states
-		WHERE state = ? AND network = ? AND batch_id IS NULL ORDER BY created_at, seq LIMIT ?) ORDER BY created_at, seq`,
-		string(state), network, limit)
+		WHERE state = `+stateLiteral(state)+` AND network = ? AND batch_id IS NULL ORDER BY created_at, seq LIMIT ?)
+		ORDER BY created_at, seq`, network, limit)
 }
 
 // NextTokenID returns the token id after the last one any batch of the network holds, 1 when none.

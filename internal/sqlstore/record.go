@@ -369,8 +369,14 @@ func (s *Store) RecordByCID(ctx context.Context, cid string) (*seald.Record, err
 	if cid == "" {
 		return nil, NotFound(op, "no record has an empty CID")
 	}
-	return one(ctx, s, op, scanRecord, NotFound(op, "no record with CID %s", cid),
-		selectRecord+`WHERE cid = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, cid)
+	query, args := selectRecord+`WHERE cid = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, []any{cid}
+	if s.D.CIDTable {
+		// record_cids gives the records that ever had the CID; the row's own cid says which have it now.
+		query = selectRecord + `WHERE records.seq IN (SELECT record_seq FROM record_cids WHERE cid = ?) AND cid = ?
+			ORDER BY created_at DESC, seq DESC LIMIT 1`
+		args = append(args, cid)
+	}
+	return one(ctx, s, op, scanRecord, NotFound(op, "no record with CID %s", cid), query, args...)
 }
 
 // RecordByToken finds the record of a token id on a network. Token ids start at 1, so 0 finds nothing.
@@ -458,8 +464,8 @@ func (s *Store) AuditTrail(ctx context.Context, reference string) ([]*seald.Stat
 
 // CountWaiting counts the records in each state of the pipeline that is not final, with the creation time
 // of the oldest. One statement reads one snapshot, so a record moving on while it runs is counted once. The
-// record_states_anchor_queue index (state, network, created_at) answers it without reading the records that are
-// done.
+// record_states_anchor_queue index (state, network, created_at; on PostgreSQL, of the waiting states only)
+// answers it without reading the records that are done.
 func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting, error) {
 	type count struct {
 		state  string
@@ -469,8 +475,7 @@ func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting
 	counts, err := list(ctx, s, s.op("CountWaiting"), func(row Row) (c count, err error) {
 		err = row.Scan(&c.state, &c.n, Time{Null: &c.oldest})
 		return c, err
-	}, `SELECT state, count(*), min(created_at) FROM record_states WHERE state IN (`+waitingStates+`) GROUP BY state`,
-		waitingArgs()...)
+	}, `SELECT state, count(*), min(created_at) FROM record_states WHERE state IN (`+waitingStates+`) GROUP BY state`)
 	if err != nil {
 		return nil, err
 	}
@@ -483,15 +488,22 @@ func (s *Store) CountWaiting(ctx context.Context) (map[seald.State]seald.Waiting
 	return out, nil
 }
 
-// waitingStates is the placeholder list of seald.WaitingStates, whose values waitingArgs gives.
-var waitingStates = "?" + strings.Repeat(", ?", len(seald.WaitingStates)-1)
-
-func waitingArgs() []any {
-	args := make([]any, len(seald.WaitingStates))
+// waitingStates is seald.WaitingStates as a list of SQL literals. They are written into the statements, not
+// passed as parameters, so that a planner proves from the statement alone that the rows it asks for are in
+// PostgreSQL's record_states_anchor_queue, an index of those states only (migration 0020): with parameters, a
+// plan made once for any value could not use it.
+var waitingStates = func() string {
+	quoted := make([]string, len(seald.WaitingStates))
 	for i, st := range seald.WaitingStates {
-		args[i] = string(st)
+		quoted[i] = stateLiteral(st)
 	}
-	return args
+	return strings.Join(quoted, ", ")
+}()
+
+// stateLiteral is a state as an SQL literal. A state is one of seald's constants, upper-case letters and
+// underscores, but a quote is doubled all the same.
+func stateLiteral(st seald.State) string {
+	return "'" + strings.ReplaceAll(string(st), "'", "''") + "'"
 }
 
 // CountWaitingByNetwork counts the records in the pipeline's waiting states by network.
@@ -513,7 +525,7 @@ func (s *Store) countWaiting(ctx context.Context, op, column string) (map[string
 	counts, err := list(ctx, s, s.op(op), func(row Row) (c count, err error) {
 		err = row.Scan(&c.key, &c.n)
 		return c, err
-	}, `SELECT `+column+`, count(*) FROM record_states WHERE state IN (`+waitingStates+`) GROUP BY `+column, waitingArgs()...)
+	}, `SELECT `+column+`, count(*) FROM record_states WHERE state IN (`+waitingStates+`) GROUP BY `+column)
 	if err != nil {
 		return nil, err
 	}

@@ -77,6 +77,9 @@ type Dialect struct {
 	// Bytes is the type a parameter of bytes is cast to: PostgreSQL's bytea, SQLite's BLOB (a CAST to a type
 	// of another name would give it numeric affinity there).
 	Bytes string
+	// CIDTable says that a CID's records are found through the table record_cids (PostgreSQL, migration
+	// 0019), which holds one row per record's CID, instead of through an index of record_states.cid.
+	CIDTable bool
 	// Code finds the store's code of a driver's error, and a message for it: ECONFLICT for a unique
 	// violation, ENOTFOUND for a missing reference, EUNAVAILABLE for a busy or unreachable database; "" for
 	// any other (EINTERNAL).
