@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 
 	"seald.dev/seald/internal/sqlstore"
 
@@ -45,11 +46,21 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 				return err
 			}
 		}
+		// Bulk rows are whole records, as large as the steps make them: the room record_states keeps on its pages
+		// for a row to grow in (its fillfactor, migration 0018) would stay empty. The copy packs its pages, and
+		// the table gets its own setting back, in this transaction, for the rows the pipeline inserts.
+		restore, err := packStates(ctx, tx)
+		if err != nil {
+			return err
+		}
 		states := make([][]any, len(records))
 		for i, r := range records {
 			states[i] = sqlstore.AppendStateValues(nil, seqs[r.Reference], vals[r.Reference])
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"record_states"}, sqlstore.StateInsertColumns, pgx.CopyFromRows(states)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, restore); err != nil {
 			return err
 		}
 		// The paths of the records that have any, a few thousand records per statement.
@@ -81,4 +92,23 @@ func (s *Store) BulkInsertRecords(ctx context.Context, records []*seald.Record) 
 		}
 		return flush()
 	}))
+}
+
+// packStates makes the rows inserted next by tx into record_states fill its pages whole, and returns the
+// statement that gives the table its setting back. The setting is a storage parameter of the table, changed
+// under a lock that lets reads and writes go on (SHARE UPDATE EXCLUSIVE), and no other session sees the
+// change, since tx restores it before it commits.
+func packStates(ctx context.Context, tx pgx.Tx) (restore string, err error) {
+	var fillfactor *int
+	if err := tx.QueryRow(ctx, `SELECT (SELECT split_part(o, '=', 2)::int FROM unnest(reloptions) AS o
+		WHERE o LIKE 'fillfactor=%') FROM pg_class WHERE oid = 'record_states'::regclass`).Scan(&fillfactor); err != nil {
+		return "", err
+	}
+	if _, err := tx.Exec(ctx, `ALTER TABLE record_states SET (fillfactor = 100)`); err != nil {
+		return "", err
+	}
+	if fillfactor == nil {
+		return `ALTER TABLE record_states RESET (fillfactor)`, nil
+	}
+	return fmt.Sprintf(`ALTER TABLE record_states SET (fillfactor = %d)`, *fillfactor), nil
 }

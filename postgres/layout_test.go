@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -140,5 +141,53 @@ func TestAnchorQueueIndexHoldsTheWaitingStates(t *testing.T) {
 		if text := strings.Join(plan, "\n"); !strings.Contains(text, "record_states_anchor_queue") {
 			t.Errorf("%s\nis not planned on the anchor queue's index:\n%s", query, text)
 		}
+	}
+}
+
+// Records inserted whole by BulkInsertRecords (an import, the bench's history) fill record_states' pages
+// instead of leaving the room kept for rows that grow (fillfactor 15) empty, and the table keeps its setting.
+func TestBulkInsertPacksStates(t *testing.T) {
+	h := openDSN(t, freshSchema(t))
+	ctx := t.Context()
+	walked := storetest.Walk(t, h, 1, func(string) {})
+	model, err := h.Record(ctx, walked[0].Reference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 300
+	rs := make([]*seald.Record, n)
+	for i := range rs {
+		r := *model
+		r.Reference, r.Hash = fmt.Sprintf("D-bulk-%06d", i), fmt.Sprintf("%064x", i)
+		r.CID = fmt.Sprintf("bafkreibulk%053d", i)
+		r.TokenID = model.TokenID + 1 + uint64(i)
+		rs[i] = &r
+	}
+	if err := h.BulkInsertRecords(ctx, rs); err != nil {
+		t.Fatal(err)
+	}
+	pages, err := h.QueryInt(ctx, `SELECT count(DISTINCT (ctid::text::point)[0]) FROM record_states`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytes, err := h.QueryInt(ctx, `SELECT sum(pg_column_size(s.*)) FROM record_states s`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Packed, the rows take their bytes' worth of 8 KiB pages and a little more; at 15% fill, six times that.
+	if packed := bytes/8192 + 1; pages > packed*3/2 {
+		t.Errorf("%d records of %d bytes in all on %d pages, about %d when packed", n+1, bytes, pages, packed)
+	}
+	var options []string
+	conn, err := pgx.Connect(ctx, h.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := conn.QueryRow(ctx, `SELECT reloptions FROM pg_class WHERE oid = 'record_states'::regclass`).Scan(&options); err != nil {
+		t.Fatal(err)
+	}
+	if len(options) != 1 || options[0] != "fillfactor=15" {
+		t.Errorf("record_states' options after a bulk insert: %v, want [fillfactor=15]", options)
 	}
 }

@@ -193,6 +193,12 @@ func checkSplit(t *testing.T, dsn string, rel storetest.Release) {
 	storetest.EqualStrings(t, "the indexes records had on the columns that moved", queryStrings(t, conn, `SELECT indexname FROM pg_indexes
 		WHERE schemaname = current_schema() AND indexname IN ('records_cid', 'records_token', 'records_anchor_queue',
 			'records_batch', 'records_anchored')`), nil)
+	// record_states is filled with the release's records first, then keeps room on its pages for the rows to come.
+	storetest.EqualStrings(t, "record_states' options", queryStrings(t, conn, `SELECT unnest(reloptions) FROM pg_class
+		WHERE oid = 'record_states'::regclass`), []string{"fillfactor=15"})
+	if n := queryStrings(t, conn, `SELECT (count(DISTINCT (ctid::text::point)[0]) = 1)::text FROM record_states`); len(n) != 1 || n[0] != "true" {
+		t.Errorf("the release's records' state rows on one page: %v, want true (they were copied packed)", n)
+	}
 	// record_cids (0019) holds each record's CID, and no other pair.
 	storetest.EqualStrings(t, "record_cids", queryStrings(t, conn, `SELECT cid || ' ' || record_seq FROM record_cids
 		ORDER BY 1`), queryStrings(t, conn, `SELECT cid || ' ' || seq FROM record_states WHERE cid <> '' ORDER BY 1`))

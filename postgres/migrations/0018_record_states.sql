@@ -26,7 +26,8 @@ ALTER TABLE records RENAME TO record_facts;
 -- step after the store step logs little more than what it sets. And the pages keep room for that: a row grows
 -- from about 110 bytes at acceptance to about 650 once completed, and a page filled to 15% at insert holds
 -- its rows once grown (about 12), so the steps' versions stay on their page instead of each moving to another
--- (whole, with a lock record besides). Measured in docs/bench.md.
+-- (whole, with a lock record besides). The rows carried across below are whole already, so the table is filled
+-- first and gets its fillfactor after, for the rows to come. Measured in docs/bench.md.
 CREATE TABLE record_states (
     seq                 bigint PRIMARY KEY REFERENCES record_facts (seq),
     network             text NOT NULL,        -- the record's, copied for the indexes
@@ -55,7 +56,7 @@ CREATE TABLE record_states (
     completed_at        timestamptz,
     state               text NOT NULL,        -- every step's
     updated_at          timestamptz NOT NULL
-) WITH (fillfactor = 15);
+);
 INSERT INTO record_states (seq, network, project_id, created_at, status, state, error_type, error_message, cid,
         encrypted_file, token_id, batch_id, leaf, revoked_on_chain, is_signed, signature, message_id, updated_at,
         erased_at, ipfs_stored_at, anchor_submitted_at, anchored_at, email_sent_at, completed_at, failed_at,
@@ -65,6 +66,7 @@ INSERT INTO record_states (seq, network, project_id, created_at, status, state, 
         ipfs_stored_at, anchor_submitted_at, anchored_at, email_sent_at, completed_at, failed_at, disclosure,
         disclosure_blind
     FROM record_facts ORDER BY seq;
+ALTER TABLE record_states SET (fillfactor = 15);
 
 DROP INDEX records_cid, records_anchor_queue, records_batch, records_token, records_anchored;
 ALTER TABLE record_facts
