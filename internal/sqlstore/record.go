@@ -369,14 +369,13 @@ func (s *Store) RecordByCID(ctx context.Context, cid string) (*seald.Record, err
 	if cid == "" {
 		return nil, NotFound(op, "no record has an empty CID")
 	}
-	query, args := selectRecord+`WHERE cid = ? ORDER BY created_at DESC, seq DESC LIMIT 1`, []any{cid}
+	where, args := `cid = ?`, []any{cid}
 	if s.D.CIDTable {
 		// record_cids gives the records that ever had the CID; the row's own cid says which have it now.
-		query = selectRecord + `WHERE records.seq IN (SELECT record_seq FROM record_cids WHERE cid = ?) AND cid = ?
-			ORDER BY created_at DESC, seq DESC LIMIT 1`
-		args = append(args, cid)
+		where, args = `records.seq IN (SELECT record_seq FROM record_cids WHERE cid = ?) AND cid = ?`, []any{cid, cid}
 	}
-	return one(ctx, s, op, scanRecord, NotFound(op, "no record with CID %s", cid), query, args...)
+	return one(ctx, s, op, scanRecord, NotFound(op, "no record with CID %s", cid),
+		selectRecord+`WHERE `+where+` ORDER BY created_at DESC, seq DESC LIMIT 1`, args...)
 }
 
 // RecordByToken finds the record of a token id on a network. Token ids start at 1, so 0 finds nothing.
